@@ -1,0 +1,251 @@
+// Package ast defines the syntax tree of the workflow language (LANGUAGE.md
+// §3). Every node carries its exact source range (start and end, byte offset,
+// line and code-point column); every declaration knows the File it came from,
+// and a node belongs to the file of the declaration that contains it.
+//
+// Nodes whose text failed to parse are still built as far as they went and
+// are marked Bad: a declaration whose body failed to parse still declares its
+// name, and the checker stays quiet about what it cannot see.
+package ast
+
+import "github.com/wfc-lang/wfc/diag"
+
+// Program is the set of files checked together: declarations are shared.
+type Program struct {
+	Files []*File
+}
+
+// File is one source file.
+type File struct {
+	Name  string
+	Src   string
+	Decls []Decl
+	Range diag.Range
+}
+
+// Decl is a top-level declaration: *Enum, *Entity or *Workflow.
+type Decl interface {
+	declNode()
+	DeclName() *Ident
+}
+
+// Ident is a name with its range.
+type Ident struct {
+	Range diag.Range
+	Name  string
+}
+
+// Enum is `enum Name { A, B }`.
+type Enum struct {
+	Range   diag.Range
+	File    *File
+	Name    *Ident
+	Members []*Ident
+	Bad     bool
+}
+
+// Attr is one attribute inside `[…]`: `Required`, `MaxLength(80)`.
+type Attr struct {
+	Range   diag.Range
+	Name    *Ident
+	HasArgs bool // written with parentheses, even empty ones
+	Args    []Expr
+}
+
+// Entity is `[Attrs] entity Name { fields and security }`.
+type Entity struct {
+	Range    diag.Range
+	File     *File
+	Attrs    []*Attr
+	Name     *Ident
+	Fields   []*Field
+	Security []*Security
+	Bad      bool
+}
+
+// TypeRef names a type, optionally with `?`.
+type TypeRef struct {
+	Range    diag.Range
+	Name     *Ident
+	Optional bool
+}
+
+// Field is `[Attrs] Type Name;` inside an entity.
+type Field struct {
+	Range diag.Range
+	Attrs []*Attr
+	Type  *TypeRef
+	Name  *Ident
+}
+
+// Security is a `security { rules }` block.
+type Security struct {
+	Range diag.Range
+	Rules []*Rule
+}
+
+// Rule is `allow|deny op, op [when Expr];`.
+type Rule struct {
+	Range diag.Range
+	Allow bool
+	Ops   []*Ident
+	When  Expr // nil when absent
+}
+
+// Workflow is `workflow Name { settings, events, states }`.
+type Workflow struct {
+	Range    diag.Range
+	File     *File
+	Name     *Ident
+	Settings []*Setting
+	Events   []*Event
+	States   []*State
+	Bad      bool // some member failed to parse
+}
+
+// Setting is `Name = Expr;`.
+type Setting struct {
+	Range diag.Range
+	Name  *Ident
+	Value Expr // nil if it failed to parse
+}
+
+// Param is `Type Name` in a parameter list.
+type Param struct {
+	Range diag.Range
+	Type  *TypeRef
+	Name  *Ident
+}
+
+// Params is a parenthesised parameter list; Range runs from `(` to `)`.
+type Params struct {
+	Range diag.Range
+	List  []*Param
+}
+
+// Event is `event Name(params);`.
+type Event struct {
+	Range  diag.Range
+	Name   *Ident
+	Params *Params
+	Bad    bool
+}
+
+// StateKind says whether a state is ordinary or terminal.
+type StateKind int
+
+const (
+	Normal        StateKind = iota // state X
+	Terminal                       // terminal X
+	TerminalError                  // terminal error X
+)
+
+// State is `state|terminal [error] Name { settings, subscriptions, handlers }`.
+type State struct {
+	Range      diag.Range
+	Kind       StateKind
+	Name       *Ident
+	Settings   []*Setting
+	Subscribes []*Subscribe
+	Handlers   []*Handler
+	Bad        bool // some item failed to parse: flow checks stay quiet
+}
+
+// Subscribe is `subscribe Event(params) [as Alias] ( ; | { milestones } )`.
+type Subscribe struct {
+	Range      diag.Range
+	Event      *Ident
+	Params     *Params // nil if it failed to parse
+	Alias      *Ident  // nil without `as`
+	Milestones []*Milestone
+	Bad        bool
+}
+
+// Slot is the name handlers use for a subscription: its alias, else its event.
+func (s *Subscribe) Slot() *Ident {
+	if s.Alias != nil {
+		return s.Alias
+	}
+	return s.Event
+}
+
+// Milestone is `Assigned { … }` or `Finished { … }` under a subscription.
+type Milestone struct {
+	Range    diag.Range
+	Kind     *Ident
+	Settings []*Setting
+	Outcomes []*Outcome
+}
+
+// Outcome is `Exhausted { … }`, `Unfinished { … }` or `Unassigned { … }`.
+type Outcome struct {
+	Range diag.Range
+	Name  *Ident
+	Body  *Block
+}
+
+// Handler is `on Name[(params)] { statements }`.
+type Handler struct {
+	Range  diag.Range
+	Name   *Ident
+	Params *Params // nil when written without parentheses
+	Body   *Block  // nil if it failed to parse
+	Bad    bool
+}
+
+// Block is `{ statements }`.
+type Block struct {
+	Range diag.Range
+	Stmts []Stmt
+	Bad   bool // some statement failed to parse
+}
+
+// Stmt is a statement: *Goto, *Default, *Case or *CallStmt.
+type Stmt interface {
+	stmtNode()
+	Rng() diag.Range
+}
+
+// Goto is `goto State;`.
+type Goto struct {
+	Range  diag.Range
+	Target *Ident
+}
+
+// Default is `default { … }` in a handler.
+type Default struct {
+	Range diag.Range
+	Body  *Block
+}
+
+// Case is `Member { … }` in a handler.
+type Case struct {
+	Range diag.Range
+	Label *Ident
+	Body  *Block
+}
+
+// CallStmt is a call, `Mail.Send(x);`, or a durable step `Workflow.Once("n", retry: p) { … }`.
+type CallStmt struct {
+	Range diag.Range
+	Call  *Call
+	Body  *Block // nil for `;`
+}
+
+func (*Goto) stmtNode()     {}
+func (*Default) stmtNode()  {}
+func (*Case) stmtNode()     {}
+func (*CallStmt) stmtNode() {}
+
+func (s *Goto) Rng() diag.Range     { return s.Range }
+func (s *Default) Rng() diag.Range  { return s.Range }
+func (s *Case) Rng() diag.Range     { return s.Range }
+func (s *CallStmt) Rng() diag.Range { return s.Range }
+
+func (*Enum) declNode()     {}
+func (*Entity) declNode()   {}
+func (*Workflow) declNode() {}
+
+func (d *Enum) DeclName() *Ident     { return d.Name }
+func (d *Entity) DeclName() *Ident   { return d.Name }
+func (d *Workflow) DeclName() *Ident { return d.Name }

@@ -1,0 +1,184 @@
+package ast
+
+import (
+	"strings"
+
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// Expr is an expression node.
+type Expr interface {
+	exprNode()
+	Rng() diag.Range
+}
+
+// IntLit is an integer literal. Bad literals (out of range) were reported
+// by the lexer (WF004) and must not be complained about again.
+type IntLit struct {
+	Range diag.Range
+	Text  string
+	Value int64
+	Bad   bool
+}
+
+// DecimalLit is a decimal literal such as `0.2`.
+type DecimalLit struct {
+	Range diag.Range
+	Text  string
+	Bad   bool
+}
+
+// StringLit is a string literal; Value is unquoted.
+type StringLit struct {
+	Range diag.Range
+	Value string
+	Bad   bool
+}
+
+// BoolLit is `true` or `false`.
+type BoolLit struct {
+	Range diag.Range
+	Value bool
+}
+
+// Name is an identifier used as an expression.
+type Name struct {
+	Range diag.Range
+	Name  string
+}
+
+// Selector is `X.Sel`.
+type Selector struct {
+	Range diag.Range
+	X     Expr
+	Sel   *Ident
+}
+
+// Call is `Fun(args)`. Lparen and Rparen are the positions of the parentheses.
+type Call struct {
+	Range  diag.Range
+	Fun    Expr
+	Args   []*Arg
+	Lparen diag.Pos
+}
+
+// Arg is `[Label:] Value`.
+type Arg struct {
+	Range diag.Range
+	Label *Ident // nil when unlabelled
+	Value Expr
+}
+
+// Unary is `!X` or `-X`.
+type Unary struct {
+	Range diag.Range
+	Op    string
+	X     Expr
+}
+
+// Binary is `X op Y`.
+type Binary struct {
+	Range diag.Range
+	Op    string
+	X, Y  Expr
+}
+
+// Paren is `(X)`.
+type Paren struct {
+	Range diag.Range
+	X     Expr
+}
+
+func (*IntLit) exprNode()     {}
+func (*DecimalLit) exprNode() {}
+func (*StringLit) exprNode()  {}
+func (*BoolLit) exprNode()    {}
+func (*Name) exprNode()       {}
+func (*Selector) exprNode()   {}
+func (*Call) exprNode()       {}
+func (*Unary) exprNode()      {}
+func (*Binary) exprNode()     {}
+func (*Paren) exprNode()      {}
+
+func (e *IntLit) Rng() diag.Range     { return e.Range }
+func (e *DecimalLit) Rng() diag.Range { return e.Range }
+func (e *StringLit) Rng() diag.Range  { return e.Range }
+func (e *BoolLit) Rng() diag.Range    { return e.Range }
+func (e *Name) Rng() diag.Range       { return e.Range }
+func (e *Selector) Rng() diag.Range   { return e.Range }
+func (e *Call) Rng() diag.Range       { return e.Range }
+func (e *Unary) Rng() diag.Range      { return e.Range }
+func (e *Binary) Rng() diag.Range     { return e.Range }
+func (e *Paren) Rng() diag.Range      { return e.Range }
+
+// DottedName returns `A.B.C` for a chain of names and selectors, and false
+// for anything else.
+func DottedName(e Expr) (string, bool) {
+	switch e := e.(type) {
+	case *Name:
+		return e.Name, true
+	case *Selector:
+		x, ok := DottedName(e.X)
+		if !ok {
+			return "", false
+		}
+		return x + "." + e.Sel.Name, true
+	}
+	return "", false
+}
+
+// Unparen strips parentheses.
+func Unparen(e Expr) Expr {
+	for {
+		p, ok := e.(*Paren)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// HasBad reports whether e contains a literal already reported as malformed,
+// so type checks can stay quiet about it (one root cause, one diagnostic).
+func HasBad(e Expr) bool {
+	switch e := e.(type) {
+	case nil:
+		return true
+	case *IntLit:
+		return e.Bad
+	case *DecimalLit:
+		return e.Bad
+	case *StringLit:
+		return e.Bad
+	case *Selector:
+		return HasBad(e.X)
+	case *Call:
+		if HasBad(e.Fun) {
+			return true
+		}
+		for _, a := range e.Args {
+			if HasBad(a.Value) {
+				return true
+			}
+		}
+	case *Unary:
+		return HasBad(e.X)
+	case *Binary:
+		return HasBad(e.X) || HasBad(e.Y)
+	case *Paren:
+		return HasBad(e.X)
+	}
+	return false
+}
+
+// Text returns the source text of a range of file f.
+func (f *File) Text(r diag.Range) string {
+	if r.Start.Offset < 0 || r.End.Offset > len(f.Src) || r.Start.Offset > r.End.Offset {
+		return ""
+	}
+	return f.Src[r.Start.Offset:r.End.Offset]
+}
+
+// Compact returns s with runs of white space folded to one space, for quoting
+// source in messages.
+func Compact(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,211 @@
+// Package check gives a parsed program its meaning (LANGUAGE.md §4–§5) and
+// reports every diagnostic of the catalogue in §7 at the range it names.
+//
+// It runs in one pass over each declaration after the program's global names
+// are collected. It follows "one root cause, one diagnostic": a declaration
+// that failed to parse still declares its name, a Bad node silences the flow
+// checks that cannot see into it, a malformed literal is the lexer's WF004
+// only, and an undeclared event is WF104 only.
+//
+// Besides diagnostics, Check returns every policy consumer (milestones and
+// durable steps) with its resolved policy, which package codegen lowers into
+// the schedule table.
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// Result is what Check returns.
+type Result struct {
+	Diags     []diag.Diagnostic
+	Consumers []*Consumer
+}
+
+// Check checks a whole program.
+func Check(prog *ast.Program) *Result {
+	c := &checker{
+		prog:  prog,
+		decls: map[string]ast.Decl{},
+		res:   &Result{},
+	}
+	c.collect()
+	for _, f := range prog.Files {
+		c.file = f
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.Enum:
+				c.enum(d)
+			case *ast.Entity:
+				c.entity(d)
+			case *ast.Workflow:
+				c.workflow(d)
+			}
+		}
+	}
+	c.res.Diags = c.diags.Items
+	return c.res
+}
+
+type checker struct {
+	prog  *ast.Program
+	file  *ast.File
+	decls map[string]ast.Decl // enums, entities, workflows: one global namespace
+	diags diag.List
+	res   *Result
+	// principal is the first [Principal] entity seen.
+	principal *ast.Attr
+	principalFile string
+}
+
+func (c *checker) errorf(r diag.Range, code, format string, args ...any) *diag.Diagnostic {
+	return c.diags.Errorf(c.file.Name, r, code, fmt.Sprintf(format, args...))
+}
+
+func (c *checker) warnf(r diag.Range, code, format string, args ...any) *diag.Diagnostic {
+	return c.diags.Warnf(c.file.Name, r, code, fmt.Sprintf(format, args...))
+}
+
+// related adds a secondary location in the current file.
+func (c *checker) related(d *diag.Diagnostic, r diag.Range, msg string) {
+	d.Related = append(d.Related, diag.Related{File: c.file.Name, Range: r, Message: msg})
+}
+
+// collect records the global declarations; a repeated name is WF101 on the
+// second, with the first as related location. The first stays the one uses
+// resolve to, so a duplicate does not make its uses errors.
+func (c *checker) collect() {
+	for _, f := range c.prog.Files {
+		for _, d := range f.Decls {
+			n := d.DeclName()
+			if n == nil {
+				continue
+			}
+			if prev, ok := c.decls[n.Name]; ok {
+				pf := declFile(prev)
+				dg := c.diags.Errorf(f.Name, n.Range, "WF101", fmt.Sprintf("`%s` is already declared as %s; rename one of them", n.Name, kindOf(prev)))
+				dg.Related = append(dg.Related, diag.Related{File: pf.Name, Range: prev.DeclName().Range, Message: "first declared here"})
+				continue
+			}
+			if builtinTypes[n.Name] {
+				c.diags.Errorf(f.Name, n.Range, "WF101", fmt.Sprintf("`%s` is a built-in type; choose another name", n.Name))
+				continue
+			}
+			c.decls[n.Name] = d
+		}
+	}
+}
+
+func declFile(d ast.Decl) *ast.File {
+	switch d := d.(type) {
+	case *ast.Enum:
+		return d.File
+	case *ast.Entity:
+		return d.File
+	case *ast.Workflow:
+		return d.File
+	}
+	return nil
+}
+
+func kindOf(d ast.Decl) string {
+	switch d.(type) {
+	case *ast.Enum:
+		return "an enum"
+	case *ast.Entity:
+		return "an entity"
+	}
+	return "a workflow"
+}
+
+var builtinTypes = map[string]bool{"string": true, "int": true, "bool": true, "decimal": true, "DateTime": true, "TimeSpan": true}
+
+// scope tracks names declared in one scope for WF101.
+type scope struct {
+	c     *checker
+	what  string
+	names map[string]*ast.Ident
+}
+
+func (c *checker) newScope(what string) *scope {
+	return &scope{c: c, what: what, names: map[string]*ast.Ident{}}
+}
+
+// declare adds id; a repeat is WF101 and returns false.
+func (s *scope) declare(id *ast.Ident) bool {
+	if id == nil {
+		return false
+	}
+	if prev, ok := s.names[id.Name]; ok {
+		d := s.c.errorf(id.Range, "WF101", "duplicate %s `%s`", s.what, id.Name)
+		s.c.related(d, prev.Range, "first declared here")
+		return false
+	}
+	s.names[id.Name] = id
+	return true
+}
+
+// suggest returns "; did you mean `x`?" for the closest candidate, or "".
+func suggest(name string, candidates []string) string {
+	best, bestD := "", -1
+	limit := max(1, len(name)/3)
+	sort.Strings(candidates)
+	for _, cand := range candidates {
+		if cand == name {
+			continue
+		}
+		d := levenshtein(strings.ToLower(name), strings.ToLower(cand))
+		if d <= limit && (bestD < 0 || d < bestD) {
+			best, bestD = cand, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean `%s`?", best)
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		if a == b {
+			return 0
+		}
+		return 1 << 20
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func diagRelated(file string, r diag.Range, msg string) diag.Related {
+	return diag.Related{File: file, Range: r, Message: msg}
+}

@@ -1,0 +1,166 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/wfc-lang/wfc/ast"
+)
+
+// Enums, entities, fields, attributes and security rules.
+
+func (c *checker) enum(e *ast.Enum) {
+	s := c.newScope("enum member")
+	for _, m := range e.Members {
+		s.declare(m)
+	}
+}
+
+var entityAttrs = map[string]bool{"Principal": true}
+var fieldAttrs = map[string]bool{"Required": true, "MaxLength": true, "MinLength": true}
+var securityOps = map[string]bool{"read": true, "create": true, "update": true, "delete": true}
+
+func (c *checker) entity(e *ast.Entity) {
+	seen := map[string]*ast.Attr{}
+	for _, a := range e.Attrs {
+		if !c.attrBasics(a, entityAttrs, "an entity", seen) {
+			continue
+		}
+		if a.Name.Name == "Principal" {
+			if c.principal == nil {
+				c.principal, c.principalFile = a, c.file.Name
+			} else {
+				d := c.warnf(a.Range, "WF207", "more than one `[Principal]` entity: the runtime's principal must be one entity; keep `[Principal]` on one of them")
+				d.Related = append(d.Related, diagRelated(c.principalFile, c.principal.Range, "first `[Principal]` here"))
+			}
+		}
+	}
+	fields := c.newScope("field")
+	for _, f := range e.Fields {
+		fields.declare(f.Name)
+		c.typeRef(f.Type)
+		seen := map[string]*ast.Attr{}
+		for _, a := range f.Attrs {
+			if !c.attrBasics(a, fieldAttrs, "a field", seen) {
+				continue
+			}
+			switch a.Name.Name {
+			case "Required":
+			case "MaxLength", "MinLength":
+				if f.Type != nil && f.Type.Name != nil && f.Type.Name.Name != "string" {
+					c.errorf(a.Range, "WF110", "`%s` applies to string fields; `%s` is of type `%s`", a.Name.Name, f.Name.Name, f.Type.Name.Name)
+					continue
+				}
+				if len(a.Args) != 1 {
+					c.errorf(a.Range, "WF110", "`%s` takes one positive int, as in `%s(80)`", a.Name.Name, a.Name.Name)
+					continue
+				}
+				if ast.HasBad(a.Args[0]) {
+					continue
+				}
+				n, ok := ast.Unparen(a.Args[0]).(*ast.IntLit)
+				if !ok || n.Value < 1 {
+					c.errorf(a.Range, "WF110", "`%s` takes a positive int, as in `%s(80)`; found `%s`", a.Name.Name, a.Name.Name, ast.Compact(c.file.Text(a.Args[0].Rng())))
+				}
+			}
+		}
+	}
+	for _, sec := range e.Security {
+		for _, r := range sec.Rules {
+			for _, op := range r.Ops {
+				if !securityOps[op.Name] {
+					c.errorf(op.Range, "WF111", "unknown security operation `%s`: the operations are `read`, `create`, `update` and `delete`%s", op.Name, suggest(op.Name, keys(securityOps)))
+				}
+			}
+		}
+	}
+}
+
+// attrBasics checks an attribute's name, repetition and arity; it returns
+// false when the attribute is not worth checking further.
+func (c *checker) attrBasics(a *ast.Attr, allowed map[string]bool, on string, seen map[string]*ast.Attr) bool {
+	if a.Name == nil {
+		return false
+	}
+	n := a.Name.Name
+	if !allowed[n] {
+		hint := suggest(n, keys(allowed))
+		if hint == "" {
+			hint = fmt.Sprintf("; on %s write one of %s", on, quoteList(keys(allowed)))
+		}
+		c.errorf(a.Range, "WF110", "unknown attribute `%s` on %s%s", n, on, hint)
+		return false
+	}
+	if prev, ok := seen[n]; ok {
+		d := c.errorf(a.Range, "WF110", "attribute `%s` is given twice; remove this one", n)
+		c.related(d, prev.Range, "first given here")
+		return false
+	}
+	seen[n] = a
+	if (n == "Principal" || n == "Required") && a.HasArgs {
+		c.errorf(a.Range, "WF110", "`%s` takes no arguments: write `[%s]`", n, n)
+		return false
+	}
+	return true
+}
+
+func quoteList(xs []string) string {
+	out := ""
+	for i, x := range xs {
+		switch {
+		case i == 0:
+		case i == len(xs)-1:
+			out += " and "
+		default:
+			out += ", "
+		}
+		out += "`" + x + "`"
+	}
+	return out
+}
+
+// typeRef checks that a field or parameter type exists.
+func (c *checker) typeRef(t *ast.TypeRef) {
+	if t == nil || t.Name == nil {
+		return
+	}
+	n := t.Name.Name
+	if builtinTypes[n] {
+		return
+	}
+	if d, ok := c.decls[n]; ok {
+		if _, isWF := d.(*ast.Workflow); !isWF {
+			return
+		}
+		c.errorf(t.Name.Range, "WF102", "`%s` is a workflow, not a type: a type is `string`, `int`, `bool`, `decimal`, `DateTime`, `TimeSpan`, an enum or an entity", n)
+		return
+	}
+	var cands []string
+	cands = append(cands, keys(builtinTypes)...)
+	for k, d := range c.decls {
+		if _, isWF := d.(*ast.Workflow); !isWF {
+			cands = append(cands, k)
+		}
+	}
+	c.errorf(t.Name.Range, "WF102", "unknown type `%s`%s", n, suggest(n, cands))
+}
+
+// typeName resolves a type reference to its name ("" if unknown).
+func (c *checker) typeName(t *ast.TypeRef) string {
+	if t == nil || t.Name == nil {
+		return ""
+	}
+	s := t.Name.Name
+	if t.Optional {
+		s += "?"
+	}
+	return s
+}
+
+// enumOf returns the enum a type names, if any.
+func (c *checker) enumOf(t *ast.TypeRef) *ast.Enum {
+	if t == nil || t.Name == nil {
+		return nil
+	}
+	e, _ := c.decls[t.Name.Name].(*ast.Enum)
+	return e
+}

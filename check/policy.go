@@ -1,0 +1,304 @@
+package check
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// Shape is how a policy's waits grow.
+type Shape int
+
+const (
+	ShapeNone        Shape = iota // no policy: windows/attempts follow at once
+	ShapeFixed                    // i, i, i, …
+	ShapeLinear                   // i, 2i, 3i, …
+	ShapeExponential              // i, 2i, 4i, …
+)
+
+func (s Shape) String() string {
+	return [...]string{"none", "fixed", "linear", "exponential"}[s]
+}
+
+var factories = map[string]Shape{"Fixed": ShapeFixed, "Linear": ShapeLinear, "Exponential": ShapeExponential}
+
+// Member is one fluent member of a policy: `.MaxAttempts(3)`.
+type Member struct {
+	Name *ast.Ident
+	Call *ast.Call
+	// Range runs from the member's name to its `)`, the dot excluded (§7).
+	Range diag.Range
+	// Cut is what deleting the member removes: from the end of what precedes
+	// it (so the dot and any line break go too) to its `)`.
+	Cut diag.Range
+	Arg ast.Expr // the single argument, nil if the count is wrong
+}
+
+// Policy is a resolved Backoff policy (LANGUAGE.md §5).
+type Policy struct {
+	Expr    ast.Expr   // the whole policy expression
+	Bare    bool       // a bare TimeSpan, meaning Fixed
+	Factory *ast.Ident // Fixed|Linear|Exponential; nil when Bare
+	Shape   Shape
+
+	Interval     Ticks
+	IntervalExpr ast.Expr
+
+	MaxAttempts int64 // 0 when absent
+	Max         *Member
+	Cap         Ticks
+	CapM        *Member // nil when absent
+	Jitter      *big.Rat
+	JitterM     *Member // nil when absent
+
+	// Valid is false when some part did not evaluate (already reported):
+	// lowering and the schedule lints skip such a policy.
+	Valid bool
+}
+
+// HasCap reports whether the policy has `.Cap(…)`.
+func (p *Policy) HasCap() bool { return p.CapM != nil }
+
+// JitterFloat returns the jitter fraction as a float64 (0 when absent).
+func (p *Policy) JitterFloat() float64 {
+	if p.Jitter == nil {
+		return 0
+	}
+	f, _ := p.Jitter.Float64()
+	return f
+}
+
+// policy resolves a policy expression. notPolicy is the code for a value that
+// is not a policy at all (WF107 in a setting, WF304 as an argument).
+func (c *checker) policy(e ast.Expr, where, notPolicy string) *Policy {
+	if e == nil || ast.HasBad(e) {
+		return nil
+	}
+	p := &Policy{Expr: e, Valid: true}
+	if isTimeSpanExpr(e) {
+		t, ok := c.timeSpan(e)
+		p.Bare, p.Shape, p.Interval, p.IntervalExpr, p.Valid = true, ShapeFixed, t, e, ok
+		if ok {
+			c.intervalRange(p)
+		}
+		return p
+	}
+	if !isPolicyExpr(e) {
+		k := kindOfExpr(e)
+		hint := "write `Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(3)` or a bare TimeSpan"
+		if k == kInt || k == kDecimal {
+			hint = c.timeSpanHint(e) + " (a bare TimeSpan is a fixed policy)"
+		}
+		c.errorf(e.Rng(), notPolicy, "%s takes a Backoff policy, not %s: %s", where, k, hint)
+		return nil
+	}
+	// Unwind the member chain from the outside in.
+	var members []*Member
+	x := ast.Unparen(e)
+	for {
+		call, isCall := x.(*ast.Call)
+		if !isCall {
+			// `Backoff.Exponential` without arguments, or `….Cap` without (…).
+			if sel, ok := x.(*ast.Selector); ok {
+				if n, ok := sel.X.(*ast.Name); ok && n.Name == "Backoff" {
+					c.errorf(sel.Range, "WF304", "`Backoff.%s` needs its interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", sel.Sel.Name, sel.Sel.Name)
+				} else {
+					c.errorf(sel.Sel.Range, "WF304", "`.%s` needs its argument in parentheses, as in `.%s(…)`", sel.Sel.Name, sel.Sel.Name)
+				}
+			} else {
+				c.errorf(x.Rng(), "WF304", "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`")
+			}
+			return nil
+		}
+		sel, ok := call.Fun.(*ast.Selector)
+		if !ok {
+			c.errorf(call.Range, "WF304", "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`")
+			return nil
+		}
+		if n, ok := sel.X.(*ast.Name); ok && n.Name == "Backoff" {
+			p.Factory = sel.Sel
+			c.factory(p, call)
+			break
+		}
+		m := &Member{Name: sel.Sel, Call: call,
+			Range: diag.Range{Start: sel.Sel.Range.Start, End: call.Range.End},
+			Cut:   diag.Range{Start: sel.X.Rng().End, End: call.Range.End}}
+		if len(call.Args) == 1 && call.Args[0].Label == nil {
+			m.Arg = call.Args[0].Value
+		}
+		members = append(members, m)
+		x = ast.Unparen(sel.X)
+	}
+	if p.Factory == nil {
+		return nil
+	}
+	// Members in source order.
+	for i, j := 0, len(members)-1; i < j; i, j = i+1, j-1 {
+		members[i], members[j] = members[j], members[i]
+	}
+	for _, m := range members {
+		c.member(p, m)
+	}
+	return p
+}
+
+func (c *checker) factory(p *Policy, call *ast.Call) {
+	name := p.Factory.Name
+	shape, ok := factories[name]
+	if !ok {
+		c.errorf(p.Factory.Range, "WF304", "unknown policy `Backoff.%s`: write `Backoff.Fixed`, `Backoff.Linear` or `Backoff.Exponential`%s", name, suggest(name, keys(factories)))
+		p.Valid = false
+		return
+	}
+	p.Shape = shape
+	if len(call.Args) != 1 || call.Args[0].Label != nil {
+		c.errorf(call.Range, "WF304", "`Backoff.%s` takes one TimeSpan, the interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", name, name)
+		p.Valid = false
+		return
+	}
+	arg := call.Args[0].Value
+	if ast.HasBad(arg) {
+		p.Valid = false
+		return
+	}
+	if !isTimeSpanExpr(arg) {
+		c.errorf(arg.Rng(), "WF304", "`Backoff.%s` expects a TimeSpan, not %s: %s", name, kindOfExpr(arg), c.timeSpanHint(arg))
+		p.Valid = false
+		return
+	}
+	t, ok := c.timeSpan(arg)
+	if !ok {
+		p.Valid = false
+		return
+	}
+	p.Interval, p.IntervalExpr = t, arg
+	c.intervalRange(p)
+}
+
+// intervalRange reports a negative (WF305) or zero (WF306) interval.
+func (c *checker) intervalRange(p *Policy) {
+	switch {
+	case p.Interval < 0:
+		c.errorf(p.IntervalExpr.Rng(), "WF305", "the interval is negative (%s): a wait cannot be negative; write a positive TimeSpan", FormatTicks(p.Interval))
+		p.Valid = false
+	case p.Interval == 0:
+		c.warnf(p.IntervalExpr.Rng(), "WF306", "the interval is zero: every retry happens immediately, with no backoff; write a positive TimeSpan if the dependency needs time to recover")
+	}
+}
+
+var memberSigs = map[string]string{"MaxAttempts": "int", "Cap": "TimeSpan", "Jitter": "decimal"}
+
+func (c *checker) member(p *Policy, m *Member) {
+	name := m.Name.Name
+	sig, ok := memberSigs[name]
+	if !ok {
+		c.errorf(m.Name.Range, "WF304", "unknown policy member `.%s`: the members are `.MaxAttempts(int)`, `.Cap(TimeSpan)` and `.Jitter(decimal)`%s", name, suggest(name, keys(memberSigs)))
+		p.Valid = false
+		return
+	}
+	var prev *Member
+	switch name {
+	case "MaxAttempts":
+		prev = p.Max
+	case "Cap":
+		prev = p.CapM
+	case "Jitter":
+		prev = p.JitterM
+	}
+	if prev != nil {
+		d := c.errorf(m.Range, "WF303", "`.%s` is given twice; the policy keeps one of each member: delete this one", name)
+		c.related(d, prev.Range, "first given here")
+		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("delete the second `.%s`", c.file.Text(m.Range)), MachineApplicable: true,
+			Edits: []diag.Edit{{File: c.file.Name, Range: m.Cut, NewText: ""}}})
+		return
+	}
+	switch name {
+	case "MaxAttempts":
+		p.Max = m
+	case "Cap":
+		p.CapM = m
+	case "Jitter":
+		p.JitterM = m
+	}
+	if m.Arg == nil {
+		c.errorf(m.Range, "WF304", "`.%s` takes one %s, as in %s", name, sig, memberExample(name))
+		p.Valid = false
+		return
+	}
+	if ast.HasBad(m.Arg) {
+		p.Valid = false
+		return
+	}
+	switch name {
+	case "MaxAttempts":
+		n, ok := numLit(m.Arg)
+		if !ok || !n.isInt {
+			c.errorf(m.Arg.Rng(), "WF304", "`.MaxAttempts` expects an int (how many attempts in total), not %s: write %s", kindOfExpr(m.Arg), memberExample(name))
+			p.Valid = false
+			return
+		}
+		v := n.rat.Num().Int64()
+		switch {
+		case v < 1:
+			c.errorf(m.Arg.Rng(), "WF307", "`MaxAttempts(%d)`: attempts count the first try, so the least is 1; write `.MaxAttempts(1)` for no retries or more for retries", v)
+			p.Valid = false
+			return
+		case v == 1:
+			c.warnf(m.Arg.Rng(), "WF308", "`MaxAttempts(1)`: the first try and no retries, so nothing is ever retried; write `.MaxAttempts(2)` or more to retry")
+		}
+		p.MaxAttempts = v
+	case "Cap":
+		if !isTimeSpanExpr(m.Arg) {
+			c.errorf(m.Arg.Rng(), "WF304", "`.Cap` expects a TimeSpan, not %s: %s", kindOfExpr(m.Arg), c.timeSpanHint(m.Arg))
+			p.Valid = false
+			return
+		}
+		t, ok := c.timeSpan(m.Arg)
+		if !ok {
+			p.Valid = false
+			return
+		}
+		if t < 0 {
+			c.errorf(m.Arg.Rng(), "WF305", "the cap is negative (%s): a wait cannot be negative; write a positive TimeSpan", FormatTicks(t))
+			p.Valid = false
+			return
+		}
+		p.Cap = t
+	case "Jitter":
+		n, ok := numLit(m.Arg)
+		if !ok {
+			c.errorf(m.Arg.Rng(), "WF304", "`.Jitter` expects a decimal fraction such as `0.2` (±20%%), not %s", kindOfExpr(m.Arg))
+			p.Valid = false
+			return
+		}
+		if n.rat.Sign() < 0 || n.rat.Cmp(big.NewRat(1, 1)) > 0 {
+			c.errorf(m.Arg.Rng(), "WF309", "`Jitter(%s)` is outside [0, 1]: jitter is a fraction of each wait, such as `0.2` for ±20%%", ast.Compact(c.file.Text(m.Arg.Rng())))
+			p.Valid = false
+			return
+		}
+		p.Jitter = n.rat
+	}
+}
+
+func memberExample(name string) string {
+	switch name {
+	case "MaxAttempts":
+		return "`.MaxAttempts(3)`"
+	case "Cap":
+		return "`.Cap(TimeSpan.FromMinutes(5))`"
+	}
+	return "`.Jitter(0.2)`"
+}
+
+// attemptsBothWays says a budget both ways: "`MaxAttempts(4)`: the first try and 3 retries".
+func attemptsBothWays(n int64) string {
+	switch n {
+	case 1:
+		return "1 attempt: the first try and no retries"
+	case 2:
+		return "2 attempts: the first try and 1 retry"
+	}
+	return fmt.Sprintf("%d attempts: the first try and %d retries", n, n-1)
+}

@@ -1,0 +1,259 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// Consumer is one user of a policy: a milestone or a durable step. Package
+// codegen lowers each into a row of the schedule table.
+type Consumer struct {
+	File     string
+	Pos      diag.Pos // the milestone kind or the step call
+	Workflow string
+	State    string
+	Slot     string // subscription alias, else event; "" for steps
+	Step     bool   // a durable step (else a milestone)
+	Kind     string // milestone kind (`Finished`); `Workflow.Once` for steps
+	Name     string // step name, unquoted; "" for milestones
+
+	Policy   *Policy // nil when there is none
+	Attempts int64   // total attempts (windows), at least 1
+	Budget   string  // "Retries", "MaxAttempts" or "none"
+	Window   Ticks   // milestone window (Within); 0 for steps
+
+	// Where the lints that come from the lowered table point.
+	BackoffSetting *ast.Setting // the milestone's `Backoff = …;`, if any
+	RetriesValue   ast.Expr
+
+	// Valid is false when errors make the schedule meaningless.
+	Valid bool
+}
+
+// wfCtx is the per-workflow state.
+type wfCtx struct {
+	w      *ast.Workflow
+	states map[string]*ast.State
+	events map[string]*ast.Event
+	// tracked is the enum of `Tracks`, if it resolved.
+	tracked *ast.Enum
+	steps   *scope
+	aliases *scope
+	edges   map[*ast.State][]*ast.Ident
+}
+
+func (c *checker) workflow(w *ast.Workflow) {
+	wc := &wfCtx{w: w, states: map[string]*ast.State{}, events: map[string]*ast.Event{}}
+	wc.steps = c.newScope("step name")
+	wc.aliases = c.newScope("alias")
+	stateScope := c.newScope("state")
+	for _, s := range w.States {
+		if stateScope.declare(s.Name) {
+			wc.states[s.Name.Name] = s
+		}
+	}
+	eventScope := c.newScope("event")
+	for _, e := range w.Events {
+		if eventScope.declare(e.Name) {
+			wc.events[e.Name.Name] = e
+		}
+		if e.Params != nil {
+			c.params(e.Params)
+		}
+	}
+	// Workflow settings.
+	settings := c.newScope("setting")
+	var initial *ast.Setting
+	for _, s := range w.Settings {
+		if !settings.declare(s.Name) {
+			continue
+		}
+		switch s.Name.Name {
+		case "Tracks":
+			wc.tracked = c.tracks(s)
+		case "Autostart":
+			if s.Value != nil && !ast.HasBad(s.Value) && kindOfExpr(s.Value) != kBool {
+				c.errorf(s.Value.Rng(), "WF107", "`Autostart` takes a bool: write `Autostart = true;` or `Autostart = false;`")
+			}
+		case "Initial":
+			initial = s
+		default:
+			c.errorf(s.Name.Range, "WF107", "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, suggest(s.Name.Name, []string{"Tracks", "Autostart", "Initial"}))
+		}
+	}
+	var initialState *ast.State
+	if initial == nil {
+		c.errorf(w.Name.Range, "WF108", "workflow `%s` has no `Initial` setting: add `Initial = StateName;` naming the state a run starts in", w.Name.Name)
+	} else if initial.Value != nil && !ast.HasBad(initial.Value) {
+		n, ok := ast.Unparen(initial.Value).(*ast.Name)
+		if !ok {
+			c.errorf(initial.Value.Rng(), "WF107", "`Initial` takes a state name: write `Initial = %s;`", firstStateName(w))
+		} else if st := c.resolveState(wc, &ast.Ident{Range: n.Range, Name: n.Name}); st != nil {
+			if st.Kind != ast.Normal {
+				d := c.errorf(initial.Value.Rng(), "WF115", "`Initial` names terminal state `%s`: a run would end before it starts; name a non-terminal state", st.Name.Name)
+				c.related(d, st.Name.Range, "declared terminal here")
+			}
+			initialState = st
+		}
+	}
+	for _, s := range w.States {
+		c.state(wc, s)
+	}
+	c.trackedMembers(wc)
+	c.reachability(wc, initialState)
+}
+
+func firstStateName(w *ast.Workflow) string {
+	for _, s := range w.States {
+		if s.Kind == ast.Normal {
+			return s.Name.Name
+		}
+	}
+	return "StateName"
+}
+
+// tracks checks `Tracks = Entity.Field;` and returns the tracked enum.
+func (c *checker) tracks(s *ast.Setting) *ast.Enum {
+	if s.Value == nil || ast.HasBad(s.Value) {
+		return nil
+	}
+	sel, ok := ast.Unparen(s.Value).(*ast.Selector)
+	var ent *ast.Entity
+	if ok {
+		if n, isName := sel.X.(*ast.Name); isName {
+			ent, _ = c.decls[n.Name].(*ast.Entity)
+			if ent == nil {
+				var ents []string
+				for k, d := range c.decls {
+					if _, ok := d.(*ast.Entity); ok {
+						ents = append(ents, k)
+					}
+				}
+				c.errorf(s.Value.Rng(), "WF112", "`Tracks` names `%s`, which is not an entity%s", n.Name, suggest(n.Name, ents))
+				return nil
+			}
+		}
+	}
+	if ent == nil {
+		c.errorf(s.Value.Rng(), "WF112", "`Tracks` takes `Entity.Field`, an enum-typed field of an entity, as in `Tracks = Job.Stage;`")
+		return nil
+	}
+	if ent.Bad {
+		return nil
+	}
+	var names []string
+	for _, f := range ent.Fields {
+		names = append(names, f.Name.Name)
+		if f.Name.Name != sel.Sel.Name {
+			continue
+		}
+		e := c.enumOf(f.Type)
+		if e == nil {
+			c.errorf(s.Value.Rng(), "WF112", "`Tracks` needs an enum-typed field; `%s.%s` is of type `%s`", ent.Name.Name, f.Name.Name, c.typeName(f.Type))
+			return nil
+		}
+		if e.Bad {
+			return nil
+		}
+		return e
+	}
+	c.errorf(s.Value.Rng(), "WF112", "entity `%s` has no field `%s`%s", ent.Name.Name, sel.Sel.Name, suggest(sel.Sel.Name, names))
+	return nil
+}
+
+// resolveState looks a state up, reporting WF103 with a suggestion.
+func (c *checker) resolveState(wc *wfCtx, id *ast.Ident) *ast.State {
+	if st, ok := wc.states[id.Name]; ok {
+		return st
+	}
+	c.errorf(id.Range, "WF103", "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, suggest(id.Name, keys(wc.states)))
+	return nil
+}
+
+// params checks parameter types and names.
+func (c *checker) params(ps *ast.Params) {
+	sc := c.newScope("parameter")
+	for _, p := range ps.List {
+		c.typeRef(p.Type)
+		sc.declare(p.Name)
+	}
+}
+
+// paramsMatch reports WF106 when ps does not match the event's declaration.
+func (c *checker) paramsMatch(ps *ast.Params, ev *ast.Event, what string) {
+	if ps == nil || ev == nil || ev.Bad || ev.Params == nil {
+		return
+	}
+	want := make([]string, len(ev.Params.List))
+	for i, p := range ev.Params.List {
+		want[i] = c.typeName(p.Type)
+	}
+	got := make([]string, len(ps.List))
+	for i, p := range ps.List {
+		got[i] = c.typeName(p.Type)
+	}
+	if strings.Join(want, ",") == strings.Join(got, ",") {
+		return
+	}
+	decl := "(" + strings.Join(paramTexts(ev.Params), ", ") + ")"
+	var d *diag.Diagnostic
+	if len(want) != len(got) {
+		d = c.errorf(ps.Range, "WF106", "%s has %d parameter%s but event `%s` declares %d: write `%s`", what, len(got), plural(len(got)), ev.Name.Name, len(want), decl)
+	} else {
+		d = c.errorf(ps.Range, "WF106", "%s's parameter types (%s) do not match event `%s` (%s): write `%s`", what, strings.Join(got, ", "), ev.Name.Name, strings.Join(want, ", "), decl)
+	}
+	c.related(d, ev.Params.Range, "event `"+ev.Name.Name+"` declared here")
+}
+
+func paramTexts(ps *ast.Params) []string {
+	var out []string
+	for _, p := range ps.List {
+		t := "?"
+		if p.Type != nil && p.Type.Name != nil {
+			t = p.Type.Name.Name
+			if p.Type.Optional {
+				t += "?"
+			}
+		}
+		out = append(out, t+" "+p.Name.Name)
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// trackedMembers: with `Tracks`, every state is a member of the tracked
+// enum (WF113) and every member has a state (WF114).
+func (c *checker) trackedMembers(wc *wfCtx) {
+	e := wc.tracked
+	if e == nil {
+		return
+	}
+	members := map[string]bool{}
+	var names []string
+	for _, m := range e.Members {
+		members[m.Name] = true
+		names = append(names, m.Name)
+	}
+	for _, s := range wc.w.States {
+		if !members[s.Name.Name] {
+			c.errorf(s.Name.Range, "WF113", "state `%s` is not a member of `%s`, the enum workflow `%s` tracks%s; add it to the enum or rename the state", s.Name.Name, e.Name.Name, wc.w.Name.Name, suggest(s.Name.Name, names))
+		}
+	}
+	if wc.w.Bad {
+		return // a state may be hidden in what failed to parse
+	}
+	for _, m := range e.Members {
+		if _, ok := wc.states[m.Name]; !ok {
+			c.diags.Warnf(e.File.Name, m.Range, "WF114", fmt.Sprintf("member `%s` of tracked enum `%s` has no state in workflow `%s`: a run can never be in it; add `state %s { … }` or remove the member", m.Name, e.Name.Name, wc.w.Name.Name, m.Name))
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wfc-lang/wfc/diag"
+)
+
+func newExplainCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "explain CODE",
+		Short: "Explain a diagnostic code, with a wrong and a corrected example",
+		Args:  cobra.ExactArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			var out []string
+			for _, c := range diag.Codes {
+				out = append(out, c.Code+"\t"+c.Title)
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			code := strings.ToUpper(strings.TrimSpace(args[0]))
+			if !strings.HasPrefix(code, "WF") {
+				code = "WF" + code
+			}
+			c, ok := diag.Lookup(code)
+			if !ok {
+				return fmt.Errorf("unknown code %q: codes run from WF001 to %s (see README.md)", args[0], diag.Codes[len(diag.Codes)-1].Code)
+			}
+			_, err := io.WriteString(stdout, explainText(c))
+			return err
+		},
+	}
+}
+
+func explainText(c diag.Code) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s): %s\n\n", c.Code, c.Severity, c.Title)
+	b.WriteString(c.Explain + "\n\n")
+	b.WriteString("Wrong:\n\n" + indent(c.Wrong) + "\nRight:\n\n" + indent(c.Right))
+	return b.String()
+}
+
+func indent(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line == "" {
+			continue
+		}
+		if line == "\n" {
+			b.WriteString(line)
+			continue
+		}
+		b.WriteString("    " + line)
+	}
+	return b.String()
+}

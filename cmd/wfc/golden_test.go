@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const testdataDir = "../../testdata"
+
+// loadCase reads a case: a .wf file, or a directory of .wf files forming one
+// program. Files are named relative to testdata/ so goldens are stable.
+func loadCase(t testing.TB, path string) *loaded {
+	t.Helper()
+	var files []string
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		ms, _ := filepath.Glob(filepath.Join(path, "*.wf"))
+		sort.Strings(ms)
+		files = ms
+	} else {
+		files = []string{path}
+	}
+	l := &loaded{bytes: diag.Sources{}}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(testdataDir, f)
+		name := filepath.ToSlash(rel)
+		l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
+		l.bytes[name] = b
+		l.order = append(l.order, name)
+	}
+	return l
+}
+
+var wantRE = regexp.MustCompile(`// want((?:\s+WF\d{3})+)`)
+
+// wants returns "file:line: CODE" for every `// want` annotation.
+func wants(l *loaded) []string {
+	var out []string
+	for _, name := range l.order {
+		for i, line := range strings.Split(string(l.bytes[name]), "\n") {
+			for _, m := range wantRE.FindAllStringSubmatch(line, -1) {
+				for _, code := range strings.Fields(m[1]) {
+					out = append(out, fmt.Sprintf("%s:%d: %s", name, i+1, code))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func got(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s:%d: %s", d.File, d.Range.Start.Line, d.Code))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// renderText renders diagnostics as `wfc check` does without color.
+func renderText(t testing.TB, l *loaded, ds []diag.Diagnostic) []byte {
+	var b bytes.Buffer
+	if err := diag.WriteText(&b, ds, l.bytes, diag.TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(&b, diag.Summary(ds, len(l.order)))
+	return b.Bytes()
+}
+
+func renderJSON(t testing.TB, l *loaded, ds []diag.Diagnostic) []byte {
+	var b bytes.Buffer
+	if err := diag.WriteJSON(&b, ds, len(l.order)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+var schemas sync.Map
+
+// validateJSON validates doc against a schema of docs/schema.
+func validateJSON(t testing.TB, schemaFile string, doc []byte) {
+	t.Helper()
+	v, ok := schemas.Load(schemaFile)
+	if !ok {
+		c := jsonschema.NewCompiler()
+		s, err := c.Compile(filepath.Join("../../docs/schema", schemaFile))
+		if err != nil {
+			t.Fatalf("compiling schema %s: %v", schemaFile, err)
+		}
+		v, _ = schemas.LoadOrStore(schemaFile, s)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, doc)
+	}
+	if err := v.(*jsonschema.Schema).Validate(inst); err != nil {
+		t.Fatalf("output does not match %s: %v\n%s", schemaFile, err, doc)
+	}
+}
+
+// golden compares got with the golden file, or rewrites it with -update.
+func golden(t *testing.T, file string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("missing golden file (run go test ./... -update): %v", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", file, diff)
+	}
+}
+
+// caseInputs lists the cases: every .wf file and every directory under
+// testdata/cases.
+func caseInputs(t *testing.T) []string {
+	entries, err := os.ReadDir(filepath.Join(testdataDir, "cases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || strings.HasSuffix(e.Name(), ".wf") {
+			out = append(out, filepath.Join(testdataDir, "cases", e.Name()))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no cases")
+	}
+	return out
+}
+
+// TestCases checks every case's `// want` annotations both ways (each
+// expected code on its line, and nothing else), and its golden text and
+// JSON renderings; the JSON is validated against the schema.
+func TestCases(t *testing.T) {
+	for _, path := range caseInputs(t) {
+		base := strings.TrimSuffix(path, ".wf")
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			l := loadCase(t, path)
+			a := analyze(l)
+			if diff := cmp.Diff(wants(l), got(a.diags)); diff != "" {
+				t.Errorf("diagnostics differ from the // want annotations (-want +got):\n%s", diff)
+			}
+			checkRanges(t, l, a.diags)
+			golden(t, base+".txt", renderText(t, l, a.diags))
+			js := renderJSON(t, l, a.diags)
+			validateJSON(t, "check.schema.json", js)
+			golden(t, base+".json", js)
+		})
+	}
+}
+
+// TestExamples: the shipped examples check with zero diagnostics.
+func TestExamples(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(testdataDir, "examples", "*"))
+	if len(paths) < 2 {
+		t.Fatalf("want at least two examples, found %v", paths)
+	}
+	for _, p := range paths {
+		if !strings.HasSuffix(p, ".wf") {
+			if st, err := os.Stat(p); err != nil || !st.IsDir() {
+				continue
+			}
+		}
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			l := loadCase(t, p)
+			a := analyze(l)
+			if len(a.diags) != 0 {
+				t.Errorf("want no diagnostics, got:\n%s", renderText(t, l, a.diags))
+			}
+		})
+	}
+}
+
+// checkRanges asserts every range lies inside its file and is ordered.
+func checkRanges(t testing.TB, l *loaded, ds []diag.Diagnostic) {
+	t.Helper()
+	in := func(file string, r diag.Range, what string) {
+		src, ok := l.bytes[file]
+		if !ok {
+			t.Errorf("%s names unknown file %q", what, file)
+			return
+		}
+		if r.Start.Offset < 0 || r.End.Offset > len(src) || r.Start.Offset > r.End.Offset ||
+			r.Start.Line < 1 || r.Start.Column < 1 || r.End.Line < r.Start.Line {
+			t.Errorf("%s has range %+v outside %s (%d bytes)", what, r, file, len(src))
+			return
+		}
+		// Line and column must agree with the offset.
+		line, col := 1, 1
+		for _, c := range string(src[:r.Start.Offset]) {
+			if c == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		if line != r.Start.Line || col != r.Start.Column {
+			t.Errorf("%s starts at offset %d = %d:%d but says %d:%d", what, r.Start.Offset, line, col, r.Start.Line, r.Start.Column)
+		}
+	}
+	for _, d := range ds {
+		in(d.File, d.Range, d.Code)
+		for _, r := range d.Related {
+			in(r.File, r.Range, d.Code+" related")
+		}
+		for _, f := range d.Fixes {
+			for _, e := range f.Edits {
+				in(e.File, e.Range, d.Code+" fix")
+			}
+		}
+	}
+}

@@ -1,0 +1,154 @@
+// Package diag defines the diagnostic every stage of wfc reports through:
+// a file, a severity, a stable code, a one-line message, a primary range,
+// related locations and fixes (text edits). It also sorts, de-duplicates and
+// renders diagnostics (text for terminals, JSON for editors and tools).
+//
+// Positions follow LANGUAGE.md §8: lines and columns are 1-based, columns
+// count Unicode code points, offsets are 0-based bytes, ends are exclusive.
+package diag
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Severity of a diagnostic.
+type Severity int
+
+const (
+	// Error diagnostics make `wfc check` exit 1.
+	Error Severity = iota
+	// Warning diagnostics make `wfc check --strict` exit 1.
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Pos is one point in a file.
+type Pos struct {
+	Line   int `json:"line"`   // 1-based
+	Column int `json:"column"` // 1-based, in Unicode code points
+	Offset int `json:"offset"` // 0-based, in bytes
+}
+
+// Before reports whether p comes before q in the file.
+func (p Pos) Before(q Pos) bool { return p.Offset < q.Offset }
+
+// Range is a half-open stretch of a file: End is exclusive.
+type Range struct {
+	Start Pos `json:"start"`
+	End   Pos `json:"end"`
+}
+
+// Related is a secondary location with its own label ("`Retries` set here").
+type Related struct {
+	File    string `json:"file"`
+	Range   Range  `json:"range"`
+	Message string `json:"message"`
+}
+
+// Edit replaces Range of File with NewText.
+type Edit struct {
+	File    string `json:"file"`
+	Range   Range  `json:"range"`
+	NewText string `json:"new_text"`
+}
+
+// Fix is one way out of a diagnostic, as text edits a tool can apply.
+//
+// MachineApplicable marks a fix that needs no human decision: `wfc check
+// --fix` applies only those. Fixes that need a choice are shown, never applied.
+type Fix struct {
+	Title             string `json:"title"`
+	MachineApplicable bool   `json:"machine_applicable"`
+	Edits             []Edit `json:"edits"`
+}
+
+// Diagnostic is one problem found in a program.
+type Diagnostic struct {
+	File     string
+	Severity Severity
+	Code     string
+	Message  string
+	Range    Range
+	Related  []Related
+	Fixes    []Fix
+}
+
+// List collects diagnostics. It is not safe for concurrent use; parallel
+// stages keep one List each and merge them.
+type List struct {
+	Items []Diagnostic
+}
+
+// Add appends a diagnostic.
+func (l *List) Add(d Diagnostic) { l.Items = append(l.Items, d) }
+
+// Errorf appends an error diagnostic.
+func (l *List) Errorf(file string, r Range, code, msg string) *Diagnostic {
+	l.Items = append(l.Items, Diagnostic{File: file, Severity: Error, Code: code, Message: msg, Range: r})
+	return &l.Items[len(l.Items)-1]
+}
+
+// Warnf appends a warning diagnostic.
+func (l *List) Warnf(file string, r Range, code, msg string) *Diagnostic {
+	l.Items = append(l.Items, Diagnostic{File: file, Severity: Warning, Code: code, Message: msg, Range: r})
+	return &l.Items[len(l.Items)-1]
+}
+
+// Counts returns the number of errors and warnings.
+func Counts(ds []Diagnostic) (errors, warnings int) {
+	for _, d := range ds {
+		if d.Severity == Error {
+			errors++
+		} else {
+			warnings++
+		}
+	}
+	return errors, warnings
+}
+
+// Sort orders diagnostics deterministically: by the file's rank in fileOrder
+// (files absent from it sort after, by name), then start offset, end offset,
+// code and message. It then drops exact duplicates (same file, range, code
+// and message), so a problem reached twice is reported once.
+func Sort(ds []Diagnostic, fileOrder []string) []Diagnostic {
+	rank := make(map[string]int, len(fileOrder))
+	for i, f := range fileOrder {
+		if _, ok := rank[f]; !ok {
+			rank[f] = i
+		}
+	}
+	fileRank := func(f string) int {
+		if r, ok := rank[f]; ok {
+			return r
+		}
+		return len(fileOrder)
+	}
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		if c := cmp.Compare(fileRank(a.File), fileRank(b.File)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Range.Start.Offset, b.Range.Start.Offset); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Range.End.Offset, b.Range.End.Offset); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Code, b.Code); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Message, b.Message)
+	})
+	return slices.CompactFunc(ds, func(a, b Diagnostic) bool {
+		return a.File == b.File && a.Range == b.Range && a.Code == b.Code && a.Message == b.Message
+	})
+}

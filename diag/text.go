@@ -1,0 +1,264 @@
+package diag
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// TextOptions control the text renderer.
+type TextOptions struct {
+	Color bool // ANSI colors (only on a terminal unless asked)
+}
+
+// Sources gives renderers the text of each file, by name. A missing file
+// renders the diagnostic's first line only.
+type Sources map[string][]byte
+
+// WriteText renders diagnostics in the terminal format of LANGUAGE.md §8:
+// `FILE:LINE:COL: SEVERITY[CODE]: MESSAGE`, the source line with the range
+// underlined, related locations labelled, fix hints. The summary line is
+// written separately by WriteSummary.
+func WriteText(w io.Writer, ds []Diagnostic, src Sources, opt TextOptions) error {
+	r := textRenderer{w: w, src: src, opt: opt, lines: map[string][]int{}}
+	var b strings.Builder
+	for i := range ds {
+		r.diagnostic(&b, &ds[i])
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+		b.Reset()
+	}
+	return nil
+}
+
+// Summary returns the last line of the text format: `2 errors, 1 warning in 3 files`.
+func Summary(ds []Diagnostic, files int) string {
+	e, wn := Counts(ds)
+	return fmt.Sprintf("%s, %s in %s", plural(e, "error"), plural(wn, "warning"), plural(files, "file"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiBlue   = "\x1b[1;34m"
+	ansiCyan   = "\x1b[1;36m"
+	ansiGreen  = "\x1b[1;32m"
+)
+
+// maxShown is how many columns of a source line are shown around a range;
+// longer lines are cut to a window so a 2 MB line does not flood a terminal.
+const maxShown = 160
+
+type textRenderer struct {
+	w     io.Writer
+	src   Sources
+	opt   TextOptions
+	lines map[string][]int // line start offsets per file, built lazily
+}
+
+func (r *textRenderer) paint(color, s string) string {
+	if !r.opt.Color {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+func (r *textRenderer) diagnostic(b *strings.Builder, d *Diagnostic) {
+	sevColor := ansiRed
+	if d.Severity == Warning {
+		sevColor = ansiYellow
+	}
+	fmt.Fprintf(b, "%s: %s%s\n",
+		r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", d.File, d.Range.Start.Line, d.Range.Start.Column)),
+		r.paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, d.Code)),
+		r.paint(ansiBold, ": "+d.Message))
+	gutter := len(fmt.Sprint(d.Range.End.Line))
+	for _, rel := range d.Related {
+		if n := len(fmt.Sprint(rel.Range.End.Line)); n > gutter {
+			gutter = n
+		}
+	}
+	r.snippet(b, d.File, d.Range, "", sevColor, '^', gutter)
+	for _, rel := range d.Related {
+		if rel.File != d.File {
+			fmt.Fprintf(b, "%s %s:%d:%d\n", strings.Repeat(" ", gutter)+r.paint(ansiBlue, " ::: "), rel.File, rel.Range.Start.Line, rel.Range.Start.Column)
+		}
+		r.snippet(b, rel.File, rel.Range, rel.Message, ansiBlue, '-', gutter)
+	}
+	for _, f := range d.Fixes {
+		label := "help"
+		if f.MachineApplicable {
+			label = "fix"
+		}
+		fmt.Fprintf(b, "%s %s: %s\n", strings.Repeat(" ", gutter)+r.paint(ansiBlue, " ="), r.paint(ansiGreen, label), f.Title)
+		if prev, ok := r.preview(f); ok {
+			fmt.Fprintf(b, "%s%s\n", r.paint(ansiBlue, strings.Repeat(" ", gutter)+" | "), prev)
+		}
+	}
+}
+
+// lineStarts returns the byte offsets at which each line of file starts.
+func (r *textRenderer) lineStarts(file string) []int {
+	if ls, ok := r.lines[file]; ok {
+		return ls
+	}
+	src := r.src[file]
+	ls := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			ls = append(ls, i+1)
+		}
+	}
+	r.lines[file] = ls
+	return ls
+}
+
+// lineText returns the text of 1-based line n of file, without its newline.
+func (r *textRenderer) lineText(file string, n int) (string, int, bool) {
+	src, ok := r.src[file]
+	if !ok {
+		return "", 0, false
+	}
+	ls := r.lineStarts(file)
+	if n < 1 || n > len(ls) {
+		return "", 0, false
+	}
+	start := ls[n-1]
+	end := len(src)
+	if n < len(ls) {
+		end = ls[n] - 1
+	}
+	if end > start && src[end-1] == '\r' {
+		end--
+	}
+	return string(src[start:end]), start, true
+}
+
+// snippet prints the source line of rg with the range marked by mark, and
+// label after the marks.
+func (r *textRenderer) snippet(b *strings.Builder, file string, rg Range, label, color string, mark byte, gutter int) {
+	text, _, ok := r.lineText(file, rg.Start.Line)
+	if !ok {
+		return
+	}
+	runes := displayRunes(text)
+	startCol := rg.Start.Column - 1
+	endCol := len(runes)
+	if rg.End.Line == rg.Start.Line {
+		endCol = rg.End.Column - 1
+	}
+	startCol = clamp(startCol, 0, len(runes))
+	endCol = clamp(endCol, startCol, len(runes))
+	// Window long lines around the range.
+	from, to := 0, len(runes)
+	if to > maxShown {
+		from = max(0, startCol-maxShown/4)
+		to = min(len(runes), from+maxShown)
+		endCol = min(endCol, to)
+	}
+	var line, under strings.Builder
+	if from > 0 {
+		line.WriteString("…")
+		under.WriteByte(' ')
+	}
+	for i := from; i < to; i++ {
+		line.WriteString(runes[i])
+		if i < startCol {
+			if runes[i] == "\t" {
+				under.WriteByte('\t')
+			} else {
+				under.WriteByte(' ')
+			}
+		}
+	}
+	if to < len(runes) {
+		line.WriteString("…")
+	}
+	n := max(1, endCol-startCol)
+	marks := strings.Repeat(string(mark), n)
+	if rg.End.Line > rg.Start.Line {
+		marks += "…"
+	}
+	if label != "" {
+		marks += " " + label
+	}
+	pad := strings.Repeat(" ", gutter)
+	fmt.Fprintf(b, "%s\n", r.paint(ansiBlue, pad+" |"))
+	fmt.Fprintf(b, "%s %s\n", r.paint(ansiBlue, fmt.Sprintf("%*d |", gutter, rg.Start.Line)), line.String())
+	fmt.Fprintf(b, "%s %s%s\n", r.paint(ansiBlue, pad+" |"), under.String(), r.paint(color, marks))
+}
+
+// preview shows the line a single-line fix produces, when all its edits
+// touch one line of one file.
+func (r *textRenderer) preview(f Fix) (string, bool) {
+	if len(f.Edits) == 0 {
+		return "", false
+	}
+	e0 := f.Edits[0]
+	for _, e := range f.Edits {
+		if e.File != e0.File || e.Range.Start.Line != e0.Range.Start.Line || e.Range.End.Line != e0.Range.Start.Line || strings.Contains(e.NewText, "\n") {
+			return "", false
+		}
+	}
+	text, start, ok := r.lineText(e0.File, e0.Range.Start.Line)
+	if !ok || len(text) > maxShown*2 {
+		return "", false
+	}
+	// Apply edits right to left on the line's bytes.
+	edits := append([]Edit(nil), f.Edits...)
+	for i := 1; i < len(edits); i++ {
+		for j := i; j > 0 && edits[j].Range.Start.Offset > edits[j-1].Range.Start.Offset; j-- {
+			edits[j], edits[j-1] = edits[j-1], edits[j]
+		}
+	}
+	out := text
+	for _, e := range edits {
+		s, t := e.Range.Start.Offset-start, e.Range.End.Offset-start
+		if s < 0 || t > len(out) || s > t {
+			return "", false
+		}
+		out = out[:s] + e.NewText + out[t:]
+	}
+	return strings.Join(displayRunes(out), ""), true
+}
+
+// displayRunes splits a line into printable units, one per column: each
+// invalid byte or control character becomes U+FFFD so the output stays valid
+// UTF-8 and the underline stays aligned with the columns the lexer counted.
+func displayRunes(s string) []string {
+	out := make([]string, 0, len(s))
+	for i := 0; i < len(s); {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == '\t':
+			out = append(out, "\t")
+		case c == utf8.RuneError && size == 1, c < 0x20, c == 0x7f:
+			out = append(out, "\uFFFD")
+		default:
+			out = append(out, s[i:i+size])
+		}
+		i += size
+	}
+	return out
+}
+
+func clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}

@@ -1,0 +1,459 @@
+// Package lexer turns workflow-language source into tokens (LANGUAGE.md §2).
+//
+// It is hand-written so that it is fast, allocation-light and tolerant: a
+// bad byte, an unterminated string or a malformed number becomes a diagnostic
+// (WF002–WF005) and lexing goes on, so one file reports all its problems.
+// White space and comments are dropped; every token knows its byte offsets
+// and its line and column (columns count Unicode code points).
+package lexer
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// Kind is a token's class.
+type Kind uint8
+
+const (
+	EOF     Kind = iota
+	Ident        // identifiers that are not reserved
+	Keyword      // reserved words of §2
+	Int          // 42
+	Decimal      // 0.2
+	String       // "…"
+	Punct        // { } ( ) [ ] ; , . = : ? ! - && || == != < <= > >=
+)
+
+var kindNames = [...]string{"EOF", "Ident", "Keyword", "Int", "Decimal", "String", "Punct"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Token is one token. Positions are byte offsets into the source; Line and
+// Col (1-based, code points) are those of Off. Tokens never span lines, except
+// strings in malformed input, which are cut at the end of the line.
+type Token struct {
+	Off, End  uint32
+	Line, Col uint32
+	Kind      Kind
+	// Bad marks a literal already reported as malformed (WF004/WF005/WF002):
+	// later stages accept it without further complaint.
+	Bad bool
+}
+
+// MaxFileSize is the largest source the lexer accepts; offsets are 32-bit.
+const MaxFileSize = math.MaxUint32 - 1
+
+var keywords = map[string]bool{
+	"enum": true, "entity": true, "workflow": true, "event": true, "state": true,
+	"terminal": true, "subscribe": true, "as": true, "on": true, "goto": true,
+	"default": true, "security": true, "allow": true, "deny": true, "when": true,
+	"true": true, "false": true,
+}
+
+// IsKeyword reports whether s is a reserved word.
+func IsKeyword(s string) bool { return keywords[s] }
+
+// Result is the output of Lex.
+type Result struct {
+	Tokens []Token // ends with an EOF token at the end of the source
+	Diags  []diag.Diagnostic
+	// Unterminated holds the offsets where an unterminated string or block
+	// comment starts: it swallowed text, so the parser does not report
+	// syntax errors that follow it in the same declaration (one root cause,
+	// one diagnostic).
+	Unterminated []int
+	// Gaps holds the offsets of bytes dropped as WF003: a syntax error right
+	// after a gap is its consequence, and the parser stays quiet about it.
+	Gaps []int
+}
+
+// Lex tokenizes src, the text of file. It never fails: problems are
+// diagnostics and the bad bytes are skipped.
+func Lex(file string, src string) Result {
+	l := lx{file: file, src: src, line: 1, col: 1}
+	// A rough guess: one token per five bytes keeps re-allocation rare.
+	l.toks = make([]Token, 0, len(src)/5+1)
+	l.run()
+	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps}
+}
+
+type lx struct {
+	file  string
+	src   string
+	i     int // current byte offset
+	line  int
+	col   int // column of src[i]
+	toks  []Token
+	diags []diag.Diagnostic
+
+	unterminated []int
+	gaps         []int
+}
+
+func (l *lx) pos() diag.Pos { return diag.Pos{Line: l.line, Column: l.col, Offset: l.i} }
+
+func (l *lx) errAt(start diag.Pos, code, msg string) {
+	l.diags = append(l.diags, diag.Diagnostic{
+		File: l.file, Severity: diag.Error, Code: code, Message: msg,
+		Range: diag.Range{Start: start, End: l.pos()},
+	})
+}
+
+func (l *lx) emit(start diag.Pos, k Kind, bad bool) {
+	l.toks = append(l.toks, Token{Off: uint32(start.Offset), End: uint32(l.i), Line: uint32(start.Line), Col: uint32(start.Column), Kind: k, Bad: bad})
+}
+
+// advanceASCII moves over n bytes known to be ASCII and not newlines.
+func (l *lx) advanceASCII(n int) { l.i += n; l.col += n }
+
+// advanceRune moves over one code point (an invalid byte counts as one).
+func (l *lx) advanceRune() {
+	c := l.src[l.i]
+	if c == '\n' {
+		l.i++
+		l.line++
+		l.col = 1
+		return
+	}
+	if c < utf8.RuneSelf {
+		l.i++
+		l.col++
+		return
+	}
+	_, size := utf8.DecodeRuneInString(l.src[l.i:])
+	l.i += size
+	l.col++
+}
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (l *lx) run() {
+	src := l.src
+	for l.i < len(src) {
+		c := src[l.i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			l.advanceASCII(1)
+		case c == '\n':
+			l.i++
+			l.line++
+			l.col = 1
+		case isIdentStart(c):
+			start := l.pos()
+			j := l.i + 1
+			for j < len(src) && isIdentPart(src[j]) {
+				j++
+			}
+			l.advanceASCII(j - l.i)
+			k := Ident
+			if keywords[src[start.Offset:l.i]] {
+				k = Keyword
+			}
+			l.emit(start, k, false)
+		case isDigit(c):
+			l.number()
+		case c == '"':
+			l.str()
+		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '/':
+			for l.i < len(src) && src[l.i] != '\n' {
+				l.advanceRune()
+			}
+		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '*':
+			start := l.pos()
+			l.advanceASCII(2)
+			closed := false
+			for l.i < len(src) {
+				if src[l.i] == '*' && l.i+1 < len(src) && src[l.i+1] == '/' {
+					l.advanceASCII(2)
+					closed = true
+					break
+				}
+				l.advanceRune()
+			}
+			if !closed {
+				l.unterminated = append(l.unterminated, start.Offset)
+				end := start
+				end.Offset += 2
+				end.Column += 2
+				l.diags = append(l.diags, diag.Diagnostic{
+					File: l.file, Severity: diag.Error, Code: "WF002",
+					Message: "unterminated block comment: add `*/` to close the `/*` opened here (block comments do not nest)",
+					Range:   diag.Range{Start: start, End: end},
+				})
+			}
+		default:
+			if n := punctLen(src, l.i); n > 0 {
+				start := l.pos()
+				l.advanceASCII(n)
+				l.emit(start, Punct, false)
+				continue
+			}
+			l.badChar()
+		}
+	}
+	l.emit(l.pos(), EOF, false)
+}
+
+// punctLen returns the length of the punctuation token at src[i], or 0.
+func punctLen(src string, i int) int {
+	c := src[i]
+	var next byte
+	if i+1 < len(src) {
+		next = src[i+1]
+	}
+	switch c {
+	case '{', '}', '(', ')', '[', ']', ';', ',', '.', ':', '?', '-':
+		return 1
+	case '=', '!', '<', '>':
+		if next == '=' {
+			return 2
+		}
+		return 1
+	case '&':
+		if next == '&' {
+			return 2
+		}
+	case '|':
+		if next == '|' {
+			return 2
+		}
+	}
+	return 0
+}
+
+// badChar reports a run of bytes that cannot start a token (WF003) and skips it.
+func (l *lx) badChar() {
+	start := l.pos()
+	l.gaps = append(l.gaps, start.Offset)
+	var what string
+	c := l.src[l.i]
+	r, size := utf8.DecodeRuneInString(l.src[l.i:])
+	switch {
+	case c == 0:
+		what = "NUL byte"
+	case r == utf8.RuneError && size == 1:
+		what = fmt.Sprintf("invalid UTF-8 byte 0x%02X", c)
+	case c == '&':
+		what = "`&` (for a logical and write `&&`)"
+	case c == '|':
+		what = "`|` (for a logical or write `||`)"
+	case r < 0x20 || r == 0x7f:
+		what = fmt.Sprintf("control character U+%04X", r)
+	default:
+		what = fmt.Sprintf("character `%c` (U+%04X)", r, r)
+	}
+	l.advanceRune()
+	// Group a run of the same kind of bad input into one diagnostic, so a
+	// binary file yields a few diagnostics, not one per byte.
+	for l.i < len(l.src) {
+		c := l.src[l.i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '"' || c == '/' || isIdentStart(c) || isDigit(c) || punctLen(l.src, l.i) > 0 {
+			break
+		}
+		l.advanceRune()
+	}
+	msg := "unexpected " + what + ": it cannot start a token"
+	if l.i-start.Offset > size {
+		msg = "unexpected " + what + " and what follows it: these bytes cannot start a token"
+	}
+	l.errAt(start, "WF003", msg)
+}
+
+// maxDecimal is the magnitude limit of a .NET decimal (2^96-1).
+var maxDecimal = func() *big.Rat {
+	n := new(big.Int).Lsh(big.NewInt(1), 96)
+	n.Sub(n, big.NewInt(1))
+	return new(big.Rat).SetInt(n)
+}()
+
+func (l *lx) number() {
+	src := l.src
+	start := l.pos()
+	j := l.i
+	for j < len(src) && isDigit(src[j]) {
+		j++
+	}
+	k := Int
+	if j+1 < len(src) && src[j] == '.' && isDigit(src[j+1]) {
+		k = Decimal
+		j++
+		for j < len(src) && isDigit(src[j]) {
+			j++
+		}
+	}
+	// A number glued to letters (`12ab`, `1.5s`) or a second fraction (`1.2.3`) is malformed.
+	bad := ""
+	e := j
+	for e < len(src) && (isIdentPart(src[e]) || (src[e] == '.' && e+1 < len(src) && isDigit(src[e+1]))) {
+		e++
+	}
+	if e > j {
+		text := src[l.i:e]
+		bad = fmt.Sprintf("malformed number `%s`", text)
+		if isIdentStart(src[j]) {
+			bad += ": a number cannot run into letters; for a duration write `TimeSpan.FromSeconds(" + src[l.i:j] + ")`"
+		}
+		j = e
+	}
+	l.advanceASCII(j - l.i)
+	text := src[start.Offset:l.i]
+	if bad == "" && k == Int {
+		if _, err := strconv.ParseInt(text, 10, 32); err != nil {
+			bad = fmt.Sprintf("integer `%s` is out of range: an int is 32-bit, from -2147483648 to 2147483647", abbreviate(text))
+		}
+	}
+	if bad == "" && k == Decimal && len(text) > 29 {
+		if r, ok := new(big.Rat).SetString(text); !ok || r.Cmp(maxDecimal) > 0 {
+			bad = fmt.Sprintf("decimal `%s` is out of range: a decimal holds at most 79228162514264337593543950335", abbreviate(text))
+		}
+	}
+	if bad != "" {
+		l.errAt(start, "WF004", bad)
+	}
+	l.emit(start, k, bad != "")
+}
+
+func abbreviate(s string) string {
+	if len(s) > 40 {
+		return s[:20] + "…" + s[len(s)-10:]
+	}
+	return s
+}
+
+func isHex(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// str lexes a string literal. It stops at the closing quote or, unterminated,
+// at the end of the line (WF002), so the next line still lexes normally.
+func (l *lx) str() {
+	src := l.src
+	start := l.pos()
+	l.advanceASCII(1)
+	bad := false
+	for {
+		if l.i >= len(src) || src[l.i] == '\n' {
+			l.unterminated = append(l.unterminated, start.Offset)
+			end := start
+			end.Offset++
+			end.Column++
+			l.diags = append(l.diags, diag.Diagnostic{
+				File: l.file, Severity: diag.Error, Code: "WF002",
+				Message: "unterminated string: add a closing `\"` before the end of the line",
+				Range:   diag.Range{Start: start, End: end},
+			})
+			// Strings do not span lines: trailing `\r` is not part of it.
+			l.emit(start, String, true)
+			return
+		}
+		c := src[l.i]
+		switch {
+		case c == '"':
+			l.advanceASCII(1)
+			l.emit(start, String, bad)
+			return
+		case c == '\\':
+			escStart := l.pos()
+			l.advanceASCII(1)
+			if l.i >= len(src) || src[l.i] == '\n' {
+				continue // reported as unterminated
+			}
+			switch src[l.i] {
+			case '"', '\\', 'n', 'r', 't', '0':
+				l.advanceASCII(1)
+			case 'u':
+				l.advanceASCII(1)
+				n := 0
+				for n < 4 && l.i < len(src) && isHex(src[l.i]) {
+					l.advanceASCII(1)
+					n++
+				}
+				if n < 4 {
+					l.errAt(escStart, "WF005", "bad escape `"+src[escStart.Offset:l.i]+"`: `\\u` takes exactly four hex digits, as in `\\u00e9`")
+					bad = true
+				}
+			default:
+				l.advanceRune()
+				l.errAt(escStart, "WF005", "bad escape `"+strings.ToValidUTF8(src[escStart.Offset:l.i], "\uFFFD")+"`: the escapes are `\\\"` `\\\\` `\\n` `\\r` `\\t` `\\0` `\\uXXXX`; for a backslash write `\\\\`")
+				bad = true
+			}
+		case c == 0:
+			st := l.pos()
+			l.advanceASCII(1)
+			l.errAt(st, "WF003", "unexpected NUL byte inside a string: write `\\0`")
+			bad = true
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(src[l.i:])
+			if r == utf8.RuneError && size == 1 {
+				st := l.pos()
+				l.advanceRune()
+				l.errAt(st, "WF003", fmt.Sprintf("invalid UTF-8 byte 0x%02X inside a string", c))
+				bad = true
+				continue
+			}
+			l.advanceRune()
+		default:
+			l.advanceRune()
+		}
+	}
+}
+
+// Unquote returns the value of a string literal's text (quotes included).
+// Bad escapes are kept as written; they have been reported already.
+func Unquote(text string) string {
+	if len(text) >= 2 && text[len(text)-1] == '"' {
+		text = text[1 : len(text)-1]
+	} else if len(text) >= 1 {
+		text = text[1:]
+	}
+	if !strings.Contains(text, `\`) {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c != '\\' || i+1 >= len(text) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch text[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case '0':
+			b.WriteByte(0)
+		case '"', '\\':
+			b.WriteByte(text[i])
+		case 'u':
+			if i+4 < len(text)+0 && i+5 <= len(text) {
+				if v, err := strconv.ParseUint(text[i+1:i+5], 16, 32); err == nil {
+					b.WriteRune(rune(v))
+					i += 4
+					continue
+				}
+			}
+			b.WriteString(`\u`)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(text[i])
+		}
+	}
+	return b.String()
+}

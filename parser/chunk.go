@@ -1,0 +1,314 @@
+package parser
+
+import (
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// Chunk boundaries. A chunk ends after a `;` or a `}` that brings the
+// bracket depth (counted from the chunk's start) back to zero, and a new one
+// starts before a word that can only begin a chunk of that level (the
+// reserved words `enum entity workflow` at the top, `event state terminal`
+// in a workflow, `subscribe on` in a state), whatever the depth: a missing
+// `}` then costs one diagnostic, not the rest of the file.
+
+// splitTop splits the whole file into top-level declarations.
+func (fp *fileParser) splitTop() []span {
+	var out []span
+	n := len(fp.toks) - 1 // the last token is EOF
+	lo, depth := 0, 0
+	attrsOnly := false // the chunk so far is attribute lists (`[A] [B]`)
+	for i := 0; i < n; i++ {
+		t := fp.toks[i]
+		if t.Kind == lexer.Keyword {
+			switch fp.text(i) {
+			case "enum", "workflow":
+				if i > lo {
+					out = append(out, span{lo, i})
+				}
+				lo, depth, attrsOnly = i, 0, false
+			case "entity":
+				if i > lo && !attrsOnly {
+					out = append(out, span{lo, i})
+					lo, depth = i, 0
+				}
+				attrsOnly = false
+			}
+			continue
+		}
+		if t.Kind != lexer.Punct {
+			continue
+		}
+		switch fp.src[t.Off] {
+		case '[':
+			if depth == 0 && (i == lo || attrsOnly) {
+				if i == lo {
+					attrsOnly = true
+				}
+			}
+			depth++
+		case '(', '{':
+			depth++
+		case ')', ']':
+			depth = max(0, depth-1)
+		case '}':
+			if depth == 0 {
+				// A stray `}`: a chunk of its own, reported as unexpected.
+				if i > lo {
+					out = append(out, span{lo, i})
+				}
+				out = append(out, span{i, i + 1})
+				lo, attrsOnly = i+1, false
+				continue
+			}
+			depth--
+			if depth == 0 && !attrsOnly {
+				out = append(out, span{lo, i + 1})
+				lo = i + 1
+			}
+		case ';':
+			if depth == 0 && !attrsOnly {
+				out = append(out, span{lo, i + 1})
+				lo = i + 1
+			}
+		}
+	}
+	if lo < n {
+		out = append(out, span{lo, n})
+	}
+	return out
+}
+
+// splitBody splits tokens [lo, hi) of a body into members. starts says which
+// reserved words always begin a member. It returns the members and the index
+// of the `}` that closes the body (hi if there is none).
+func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, int) {
+	var out []span
+	start, depth := lo, 0
+	for i := lo; i < hi; i++ {
+		t := fp.toks[i]
+		if t.Kind == lexer.Keyword && starts(fp.text(i)) {
+			if i > start {
+				out = append(out, span{start, i})
+			}
+			start, depth = i, 0
+			continue
+		}
+		if t.Kind != lexer.Punct {
+			continue
+		}
+		switch fp.src[t.Off] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']':
+			depth = max(0, depth-1)
+		case '}':
+			if depth == 0 {
+				if i > start {
+					out = append(out, span{start, i})
+				}
+				return out, i
+			}
+			depth--
+			if depth == 0 {
+				out = append(out, span{start, i + 1})
+				start = i + 1
+			}
+		case ';':
+			if depth == 0 {
+				out = append(out, span{start, i + 1})
+				start = i + 1
+			}
+		}
+	}
+	if start < hi {
+		out = append(out, span{start, hi})
+	}
+	return out, hi
+}
+
+func workflowMemberStart(s string) bool { return s == "event" || s == "state" || s == "terminal" }
+func stateItemStart(s string) bool      { return s == "subscribe" || s == "on" }
+
+// parseWorkflow parses `workflow Name { members }` by hand and each member
+// with participle.
+func (cp *chunkParser) parseWorkflow(s span) ast.Decl {
+	w := &ast.Workflow{File: cp.file, Range: cp.spanRange(s.lo, s.hi)}
+	w.Name = cp.ident(s.lo + 1)
+	if w.Name == nil {
+		cp.syntax(cp.errRange(s.lo+1), "expected the workflow's name after `workflow`, found "+cp.describe(s.lo+1))
+		return nil
+	}
+	open := s.lo + 2
+	if open >= s.hi || !cp.is(open, "{") {
+		cp.syntax(cp.errRange(min(open, s.hi)), "expected `{` after `workflow "+w.Name.Name+"`, found "+cp.describe(min(open, s.hi)))
+		w.Bad = true
+		return w
+	}
+	members, closeAt := cp.splitBody(open+1, s.hi, workflowMemberStart)
+	for _, m := range members {
+		cp.parseWorkflowMember(w, m)
+	}
+	if closeAt >= s.hi {
+		cp.syntax(cp.errRange(s.hi), "expected `}` to close workflow `"+w.Name.Name+"`, found "+cp.describe(s.hi))
+		w.Bad = true
+	} else {
+		w.Range = cp.spanRange(s.lo, closeAt+1)
+		if closeAt+1 < s.hi {
+			cp.syntax(cp.errRange(closeAt+1), "unexpected "+cp.describe(closeAt+1)+" after the end of workflow `"+w.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)")
+		}
+	}
+	return w
+}
+
+func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
+	if cp.is(m.lo, "state") || cp.is(m.lo, "terminal") {
+		if st := cp.parseState(m); st != nil {
+			w.States = append(w.States, st)
+			if st.Bad {
+				w.Bad = true
+			}
+		} else {
+			w.Bad = true
+		}
+		return
+	}
+	if !cp.checkNesting(m) {
+		w.Bad = true
+		cp.salvageMember(w, m)
+		return
+	}
+	g, err := getParsers().member.ParseFromLexer(cp.stream(m))
+	if err != nil {
+		what := "workflow member"
+		if cp.is(m.lo, "event") {
+			what = "event"
+		} else if cp.toks[m.lo].Kind == lexer.Ident {
+			what = "setting"
+		}
+		cp.reportParse(err, m, what)
+		w.Bad = true
+		cp.salvageMember(w, m)
+		return
+	}
+	switch {
+	case g.Event != nil:
+		w.Events = append(w.Events, cp.convEvent(g.Event))
+	case g.Setting != nil:
+		w.Settings = append(w.Settings, cp.convSetting(g.Setting))
+	}
+}
+
+// salvageMember still declares an event whose declaration failed to parse,
+// so uses of it do not cascade.
+func (cp *chunkParser) salvageMember(w *ast.Workflow, m span) {
+	if cp.is(m.lo, "event") {
+		if id := cp.ident(m.lo + 1); id != nil {
+			w.Events = append(w.Events, &ast.Event{Range: cp.spanRange(m.lo, m.hi), Name: id, Bad: true})
+		}
+	} else if id := cp.ident(m.lo); id != nil && m.lo+1 < m.hi && cp.is(m.lo+1, "=") {
+		w.Settings = append(w.Settings, &ast.Setting{Range: cp.spanRange(m.lo, m.hi), Name: id})
+	}
+}
+
+// parseState parses `state|terminal [error] Name { items }` by hand and each
+// item with participle.
+func (cp *chunkParser) parseState(m span) *ast.State {
+	st := &ast.State{Range: cp.spanRange(m.lo, m.hi)}
+	i := m.lo + 1
+	kw := "state"
+	if cp.is(m.lo, "terminal") {
+		kw = "terminal"
+		st.Kind = ast.Terminal
+		if i < m.hi && cp.toks[i].Kind == lexer.Ident && cp.text(i) == "error" && i+1 < m.hi && cp.toks[i+1].Kind == lexer.Ident {
+			st.Kind = ast.TerminalError
+			kw = "terminal error"
+			i++
+		}
+	}
+	st.Name = cp.ident(i)
+	if i >= m.hi || st.Name == nil {
+		cp.syntax(cp.errRange(min(i, m.hi)), "expected a state name after `"+kw+"`, found "+cp.describe(min(i, m.hi)))
+		return nil
+	}
+	open := i + 1
+	if open >= m.hi || !cp.is(open, "{") {
+		cp.syntax(cp.errRange(min(open, m.hi)), "expected `{` after `"+kw+" "+st.Name.Name+"`, found "+cp.describe(min(open, m.hi)))
+		st.Bad = true
+		return st
+	}
+	items, closeAt := cp.splitBody(open+1, m.hi, stateItemStart)
+	for _, it := range items {
+		cp.parseStateItem(st, it)
+	}
+	if closeAt >= m.hi {
+		cp.syntax(cp.errRange(m.hi), "expected `}` to close state `"+st.Name.Name+"`, found "+cp.describe(m.hi))
+		st.Bad = true
+	} else {
+		st.Range = cp.spanRange(m.lo, closeAt+1)
+		if closeAt+1 < m.hi {
+			cp.syntax(cp.errRange(closeAt+1), "unexpected "+cp.describe(closeAt+1)+" after state `"+st.Name.Name+"`: expected a workflow member (`Name = value;`, `event`, `state` or `terminal`)")
+		}
+	}
+	return st
+}
+
+func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
+	ok := cp.checkNesting(it)
+	if ok {
+		g, err := getParsers().stateItem.ParseFromLexer(cp.stream(it))
+		if err == nil {
+			switch {
+			case g.Subscribe != nil:
+				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g.Subscribe))
+			case g.Handler != nil:
+				st.Handlers = append(st.Handlers, cp.convHandler(g.Handler))
+			case g.Setting != nil:
+				st.Settings = append(st.Settings, cp.convSetting(g.Setting))
+			}
+			return
+		}
+		what := "state item"
+		switch {
+		case cp.is(it.lo, "subscribe"):
+			what = "subscription"
+		case cp.is(it.lo, "on"):
+			what = "handler"
+		case cp.toks[it.lo].Kind == lexer.Ident:
+			what = "setting"
+		}
+		cp.reportParse(err, it, what)
+	}
+	st.Bad = true
+	// Salvage: the item still declares what it names.
+	switch {
+	case cp.is(it.lo, "subscribe"):
+		if ev := cp.ident(it.lo + 1); ev != nil {
+			sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
+			depth := 0
+			for k := it.lo; k < it.hi-1; k++ {
+				if cp.toks[k].Kind == lexer.Punct {
+					switch cp.src[cp.toks[k].Off] {
+					case '(', '{', '[':
+						depth++
+					case ')', '}', ']':
+						depth--
+					}
+				}
+				if depth == 0 && cp.is(k, "as") {
+					sub.Alias = cp.ident(k + 1)
+					break
+				}
+			}
+			st.Subscribes = append(st.Subscribes, sub)
+		}
+	case cp.is(it.lo, "on"):
+		if name := cp.ident(it.lo + 1); name != nil {
+			st.Handlers = append(st.Handlers, &ast.Handler{Range: cp.spanRange(it.lo, it.hi), Name: name, Bad: true})
+		}
+	default:
+		if id := cp.ident(it.lo); id != nil && it.lo+1 < it.hi && cp.is(it.lo+1, "=") {
+			st.Settings = append(st.Settings, &ast.Setting{Range: cp.spanRange(it.lo, it.hi), Name: id})
+		}
+	}
+}

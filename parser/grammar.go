@@ -1,0 +1,281 @@
+package parser
+
+import (
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// The participle grammar of LANGUAGE.md §3. It is LL(1): with UseLookahead(0) a branch commits once it has matched
+// its first token, as a hand-written recursive-descent parser would, so
+// an error is reported at the exact token where the input stops matching.
+// Where §3 needs two tokens of lookahead (a setting `X = v;` and an outcome
+// `X { … }` both start with a name; so do a case `X { … }` and a call; so do
+// an argument label `retry:` and an expression), the grammar takes the common
+// prefix once and the conversion to package ast sorts the shapes out.
+//
+// The grammar covers declarations and their contents; the outer shells of
+// workflows and states are split by hand (chunk.go) so that every member parses
+// on its own: that is the error recovery, and what lets chunks parse in parallel.
+
+type gName struct {
+	Pos   plexer.Position
+	Value string `parser:"@Ident"`
+}
+
+type gEnum struct {
+	Pos     plexer.Position
+	EndPos  plexer.Position
+	Name    *gName      `parser:"'enum' @@ '{'"`
+	Members []*gEnumMem `parser:"( @@ ( ',' @@? )* )? '}'"`
+}
+
+// gEnumMem is a member; Comma marks a trailing `,` before `}`.
+type gEnumMem struct {
+	Name *gName `parser:"@@"`
+}
+
+type gAttrList struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Attrs  []*gAttr `parser:"'[' @@ ( ',' @@ )* ']'"`
+}
+
+type gAttr struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Name   *gName     `parser:"@@"`
+	Args   *gAttrArgs `parser:"@@?"`
+}
+
+type gAttrArgs struct {
+	List []*gExpr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+}
+
+type gEntity struct {
+	Pos     plexer.Position
+	EndPos  plexer.Position
+	Attrs   []*gAttrList     `parser:"@@*"`
+	Name    *gName           `parser:"'entity' @@ '{'"`
+	Members []*gEntityMember `parser:"@@* '}'"`
+}
+
+type gEntityMember struct {
+	Security *gSecurity `parser:"  @@"`
+	Field    *gField    `parser:"| @@"`
+}
+
+type gSecurity struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Rules  []*gRule `parser:"'security' '{' @@* '}'"`
+}
+
+type gRule struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Kind   string   `parser:"@('allow' | 'deny')"`
+	Ops    []*gName `parser:"@@ ( ',' @@ )*"`
+	When   *gExpr   `parser:"( 'when' @@ )? ';'"`
+}
+
+type gField struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Attrs  []*gAttrList `parser:"@@*"`
+	Type   *gType       `parser:"@@"`
+	Name   *gName       `parser:"@@ ';'"`
+}
+
+type gType struct {
+	Pos      plexer.Position
+	EndPos   plexer.Position
+	Name     *gName `parser:"@@"`
+	Optional bool   `parser:"@'?'?"`
+}
+
+type gParams struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	List   []*gParam `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+}
+
+type gParam struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Type   *gType `parser:"@@"`
+	Name   *gName `parser:"@@"`
+}
+
+// gMember is a workflow member other than a state (states are split by hand).
+type gMember struct {
+	Event   *gEvent   `parser:"  @@"`
+	Setting *gSetting `parser:"| @@"`
+}
+
+type gEvent struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Name   *gName   `parser:"'event' @@"`
+	Params *gParams `parser:"@@ ';'"`
+}
+
+type gSetting struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Name   *gName `parser:"@@ '='"`
+	Value  *gExpr `parser:"@@ ';'"`
+}
+
+// gStateItem is one item of a state body.
+type gStateItem struct {
+	Subscribe *gSubscribe `parser:"  @@"`
+	Handler   *gHandler   `parser:"| @@"`
+	Setting   *gSetting   `parser:"| @@"`
+}
+
+type gSubscribe struct {
+	Pos        plexer.Position
+	EndPos     plexer.Position
+	Event      *gName        `parser:"'subscribe' @@"`
+	Params     *gParams      `parser:"@@"`
+	Alias      *gName        `parser:"( 'as' @@ )?"`
+	Semi       bool          `parser:"( @';'"`
+	Milestones []*gMilestone `parser:"| '{' @@* '}' )"`
+}
+
+type gMilestone struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Kind   *gName    `parser:"@@ '{'"`
+	Items  []*gMItem `parser:"@@* '}'"`
+}
+
+// gMItem is a milestone setting (`Within = …;`) or an outcome (`Exhausted { }`).
+type gMItem struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Name   *gName  `parser:"@@"`
+	Value  *gExpr  `parser:"( '=' @@ ';'"`
+	Body   *gBlock `parser:"| @@ )"`
+}
+
+type gHandler struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Name   *gName   `parser:"'on' @@"`
+	Params *gParams `parser:"@@?"`
+	Body   *gBlock  `parser:"@@"`
+}
+
+type gBlock struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Stmts  []*gStmt `parser:"'{' @@* '}'"`
+}
+
+// gStmt is a statement; a case `X { }` and a call `a.b(…);` share the
+// postfix prefix and are told apart in conversion.
+type gStmt struct {
+	Pos     plexer.Position
+	EndPos  plexer.Position
+	Goto    *gName    `parser:"  'goto' @@ ';'"`
+	Default *gBlock   `parser:"| 'default' @@"`
+	Expr    *gPostfix `parser:"| @@"`
+	Semi    bool      `parser:"  ( @';'"`
+	Body    *gBlock   `parser:"  | @@ )"`
+}
+
+type gExpr struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Left   *gAnd   `parser:"@@"`
+	Right  []*gAnd `parser:"( '||' @@ )*"`
+}
+
+type gAnd struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Left   *gCmp   `parser:"@@"`
+	Right  []*gCmp `parser:"( '&&' @@ )*"`
+}
+
+type gCmp struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Left   *gUnary `parser:"@@"`
+	Op     string  `parser:"( @('==' | '!=' | '<=' | '>=' | '<' | '>')"`
+	Right  *gUnary `parser:"  @@ )?"`
+}
+
+type gUnary struct {
+	Pos     plexer.Position
+	EndPos  plexer.Position
+	Op      string    `parser:"  ( @('!' | '-')"`
+	X       *gUnary   `parser:"    @@ )"`
+	Postfix *gPostfix `parser:"| @@"`
+}
+
+type gPostfix struct {
+	Pos      plexer.Position
+	EndPos   plexer.Position
+	Primary  *gPrimary  `parser:"@@"`
+	Suffixes []*gSuffix `parser:"@@*"`
+}
+
+type gSuffix struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Sel    *gName `parser:"  '.' @@"`
+	Args   *gArgs `parser:"| @@"`
+}
+
+type gArgs struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	List   []*gArg `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+}
+
+// gArg is `Expr` or `Label: Expr` (then First is the label).
+type gArg struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	First  *gExpr `parser:"@@"`
+	Value  *gExpr `parser:"( ':' @@ )?"`
+}
+
+type gPrimary struct {
+	Pos     plexer.Position
+	EndPos  plexer.Position
+	Int     *string `parser:"  @Int"`
+	Decimal *string `parser:"| @Decimal"`
+	String  *string `parser:"| @String"`
+	True    bool    `parser:"| @'true'"`
+	False   bool    `parser:"| @'false'"`
+	Name    *string `parser:"| @Ident"`
+	Paren   *gExpr  `parser:"| '(' @@ ')'"`
+}
+
+// parsers holds one participle parser per kind of chunk. They are built
+// once and are safe for concurrent use.
+type parsers struct {
+	enum      *participle.Parser[gEnum]
+	entity    *participle.Parser[gEntity]
+	member    *participle.Parser[gMember]
+	stateItem *participle.Parser[gStateItem]
+	stmt      *participle.Parser[gStmt]
+}
+
+var getParsers = sync.OnceValue(func() *parsers {
+	opts := []participle.Option{participle.Lexer(lexer.Definition{}), participle.UseLookahead(0)}
+	return &parsers{
+		enum:      participle.MustBuild[gEnum](opts...),
+		entity:    participle.MustBuild[gEntity](opts...),
+		member:    participle.MustBuild[gMember](opts...),
+		stateItem: participle.MustBuild[gStateItem](opts...),
+		stmt:      participle.MustBuild[gStmt](opts...),
+	}
+})

@@ -1,0 +1,108 @@
+package parser
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// participle describes what it expected as grammar text ( `"}"`, `<ident>`,
+// or a whole production). expectMessage rewrites that into the language's
+// words, using the token before the error for context:
+// "expected `,` or `}` after enum member `Small`, found `Large`".
+
+var quoted = regexp.MustCompile(`"([^"]+)"`)
+
+func (cp *chunkParser) expectMessage(i int, s span, expect, what string) string {
+	found := cp.describe(i)
+	prev := i - 1
+	if prev < s.lo {
+		return "unexpected " + found + " at the start of a " + what
+	}
+	pt := cp.toks[prev]
+	ptext := cp.text(prev)
+	after := "`" + ptext + "`"
+	want := translateExpect(expect)
+
+	// Context the grammar alone cannot phrase well.
+	switch {
+	case what == "enum" && pt.Kind == lexer.Ident && prev > s.lo+1:
+		want = "`,` or `}`"
+		after = "enum member `" + ptext + "`"
+	case what == "enum" && ptext == ",":
+		want = "an enum member name or `}`"
+	case what == "enum" && ptext == "{":
+		want = "an enum member name or `}`"
+	case ptext == "(" && (what == "event" || what == "subscription" || what == "handler") && want == "`)`":
+		want = "a parameter (`Type name`) or `)`"
+	case ptext == "=" && want == "":
+		want = "a value"
+	case want == "":
+		want = genericWant(what)
+	}
+	if pt.Kind == lexer.Ident && after == "`"+ptext+"`" {
+		after = "`" + ptext + "`"
+	}
+	return "expected " + want + " after " + after + ", found " + found
+}
+
+// translateExpect turns participle's expectation into words, or "" when it
+// is a whole production too long to read.
+func translateExpect(expect string) string {
+	expect = strings.TrimSpace(expect)
+	if expect == "" || len(expect) > 60 || strings.ContainsAny(expect, "()[]{}*?") && !isSingleQuoted(expect) {
+		return ""
+	}
+	var alts []string
+	for _, part := range strings.Split(expect, "|") {
+		part = strings.TrimSpace(part)
+		switch {
+		case part == "<ident>":
+			alts = append(alts, "a name")
+		case part == "<int>":
+			alts = append(alts, "an integer")
+		case part == "<decimal>":
+			alts = append(alts, "a decimal")
+		case part == "<string>":
+			alts = append(alts, "a string")
+		case quoted.MatchString(part) && quoted.FindString(part) == part:
+			alts = append(alts, "`"+strings.Trim(part, `"`)+"`")
+		default:
+			return ""
+		}
+	}
+	switch len(alts) {
+	case 0:
+		return ""
+	case 1:
+		return alts[0]
+	}
+	return strings.Join(alts[:len(alts)-1], ", ") + " or " + alts[len(alts)-1]
+}
+
+func isSingleQuoted(s string) bool {
+	return len(s) >= 3 && s[0] == '"' && s[len(s)-1] == '"' && !strings.Contains(s[1:len(s)-1], `"`)
+}
+
+func genericWant(what string) string {
+	switch what {
+	case "enum":
+		return "`enum Name { Member, … }`"
+	case "entity":
+		return "a field (`Type Name;`), a `security { … }` block or `}`"
+	case "event":
+		return "`event Name(Type name, …);`"
+	case "setting":
+		return "`Name = value;`"
+	case "subscription":
+		return "`subscribe Event(…) as Alias { milestones }` or `subscribe Event(…);`"
+	case "handler":
+		return "`on Name(…) { statements }`"
+	case "workflow member":
+		return "a workflow member (`Name = value;`, `event`, `state` or `terminal`)"
+	case "state item":
+		return "a state item (`Name = value;`, `subscribe …` or `on …`)"
+	}
+	return "something else"
+}
