@@ -59,7 +59,7 @@ type checker struct {
 	diags diag.List
 	res   *Result
 	// principal is the first [Principal] entity seen.
-	principal *ast.Attr
+	principal     *ast.Attr
 	principalFile string
 }
 
