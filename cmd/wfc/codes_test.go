@@ -1,0 +1,183 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// analyzeSource checks one in-memory file.
+func analyzeSource(name, src string) *analysis {
+	l := &loaded{
+		sources: []parser.Source{{Name: name, Src: src}},
+		bytes:   diag.Sources{name: []byte(src)},
+		order:   []string{name},
+	}
+	return analyze(l)
+}
+
+// TestCodeCatalogue: every code has an explanation whose wrong example
+// yields it and whose right example is clean, a golden case that expects
+// it, and a row in the README's table of diagnostics.
+func TestCodeCatalogue(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases strings.Builder
+	for _, p := range caseInputs(t) {
+		files := []string{p}
+		if st, _ := os.Stat(p); st.IsDir() {
+			files, _ = filepath.Glob(filepath.Join(p, "*.wf"))
+		}
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			cases.Write(b)
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range diag.Codes {
+		t.Run(c.Code, func(t *testing.T) {
+			if seen[c.Code] {
+				t.Fatalf("code listed twice")
+			}
+			seen[c.Code] = true
+			if c.Title == "" || c.Explain == "" || c.Wrong == "" || c.Right == "" {
+				t.Fatalf("incomplete explanation: %+v", c)
+			}
+			wrong := analyzeSource("wrong.wf", c.Wrong)
+			found := false
+			for _, d := range wrong.diags {
+				if d.Code == c.Code {
+					found = true
+					if d.Severity != c.Severity {
+						t.Errorf("reported as %s, catalogued as %s", d.Severity, c.Severity)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("the wrong example does not yield %s; it yields %v", c.Code, codesOf(wrong.diags))
+			}
+			if right := analyzeSource("right.wf", c.Right); len(right.diags) != 0 {
+				t.Errorf("the right example is not clean: %v", codesOf(right.diags))
+			}
+			if !containsWant(cases.String(), c.Code) {
+				t.Errorf("no golden case in testdata/cases expects %s", c.Code)
+			}
+			if !strings.Contains(string(readme), "| "+c.Code+" |") {
+				t.Errorf("README.md has no table row for %s", c.Code)
+			}
+		})
+	}
+}
+
+// TestReadmeCodeTable keeps the README's table of diagnostics in step with
+// the catalogue: the table between the markers is generated from diag.Codes
+// (go test ./cmd/wfc -update rewrites it).
+func TestReadmeCodeTable(t *testing.T) {
+	const begin, end = "<!-- codes:begin -->\n", "<!-- codes:end -->"
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatal("README.md lacks the codes markers")
+	}
+	var table strings.Builder
+	table.WriteString("| code | severity | meaning |\n|---|---|---|\n")
+	for _, c := range diag.Codes {
+		fmt.Fprintf(&table, "| %s | %s | %s |\n", c.Code, c.Severity, strings.ReplaceAll(c.Title, "|", "\\|"))
+	}
+	want := s[:i+len(begin)] + table.String() + s[j:]
+	if want == s {
+		return
+	}
+	if *update {
+		if err := os.WriteFile("../../README.md", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's table of diagnostics is out of date: run go test ./cmd/wfc -update")
+}
+
+// containsWant reports whether some `// want` annotation lists code.
+func containsWant(text, code string) bool {
+	for _, m := range wantRE.FindAllStringSubmatch(text, -1) {
+		for _, f := range strings.Fields(m[1]) {
+			if f == code {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func codesOf(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s@%d:%d %s", d.Code, d.Range.Start.Line, d.Range.Start.Column, d.Message))
+	}
+	return out
+}
+
+// TestFixesFix applies every fix of every diagnostic in the golden cases,
+// one at a time, and checks the result no longer has that diagnostic: the
+// count of its code goes down and nothing new appears at the fixed place.
+func TestFixesFix(t *testing.T) {
+	n := 0
+	for _, path := range caseInputs(t) {
+		l := loadCase(t, path)
+		a := analyze(l)
+		for _, d := range a.diags {
+			for _, fix := range d.Fixes {
+				n++
+				name := fmt.Sprintf("%s/%s@%d/%s", filepath.Base(path), d.Code, d.Range.Start.Line, fix.Title)
+				t.Run(name, func(t *testing.T) {
+					src := l.bytes[d.File]
+					for _, e := range fix.Edits {
+						if e.File != d.File {
+							t.Fatalf("edit in another file %s", e.File)
+						}
+					}
+					out, err := diag.ApplyEdits(src, fix.Edits)
+					if err != nil {
+						t.Fatal(err)
+					}
+					after := analyzeSource(d.File, string(out))
+					before := count(a.diags, d.File, d.Code)
+					if got := count(after.diags, d.File, d.Code); got >= before {
+						t.Errorf("applying %q leaves %d %s (was %d):\n%s", fix.Title, got, d.Code, before, out)
+					}
+					if e1, _ := diag.Counts(after.diags); e1 > 0 {
+						for _, ad := range after.diags {
+							if ad.Code == "WF001" {
+								t.Errorf("the fix produced a syntax error: %s\n%s", ad.Message, out)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+	if n < 5 {
+		t.Fatalf("only %d fixes found in the cases", n)
+	}
+}
+
+func count(ds []diag.Diagnostic, file, code string) int {
+	n := 0
+	for _, d := range ds {
+		if d.File == file && d.Code == code {
+			n++
+		}
+	}
+	return n
+}
