@@ -173,7 +173,7 @@ func HasBad(e Expr) bool {
 
 // Text returns the source text of a range of file f.
 func (f *File) Text(r diag.Range) string {
-	if r.Start.Offset < 0 || r.End.Offset > len(f.Src) || r.Start.Offset > r.End.Offset {
+	if r.Start.Offset < 0 || int(r.End.Offset) > len(f.Src) || r.Start.Offset > r.End.Offset {
 		return ""
 	}
 	return f.Src[r.Start.Offset:r.End.Offset]

@@ -146,25 +146,25 @@ func (c *checker) doubleBudget(retries *ast.Setting, n int64, p *Policy) {
 // but white space shares the line with it, so deleting it leaves no blank line.
 func (c *checker) lineDeletion(r diag.Range) diag.Range {
 	src := c.file.Src
-	s := r.Start.Offset
+	s := int(r.Start.Offset)
 	for s > 0 && (src[s-1] == ' ' || src[s-1] == '\t') {
 		s--
 	}
 	if s > 0 && src[s-1] != '\n' {
 		return r
 	}
-	e := r.End.Offset
+	e := int(r.End.Offset)
 	for e < len(src) && (src[e] == ' ' || src[e] == '\t' || src[e] == '\r') {
 		e++
 	}
 	if e < len(src) && src[e] != '\n' {
 		return r
 	}
-	out := diag.Range{Start: diag.Pos{Line: r.Start.Line, Column: 1, Offset: s}}
+	out := diag.Range{Start: diag.Pos{Line: r.Start.Line, Column: 1, Offset: int32(s)}}
 	if e < len(src) {
-		out.End = diag.Pos{Line: r.End.Line + 1, Column: 1, Offset: e + 1}
+		out.End = diag.Pos{Line: r.End.Line + 1, Column: 1, Offset: int32(e + 1)}
 	} else {
-		out.End = diag.Pos{Line: r.End.Line, Column: r.End.Column + (e - r.End.Offset), Offset: e}
+		out.End = diag.Pos{Line: r.End.Line, Column: r.End.Column + int32(e) - r.End.Offset, Offset: int32(e)}
 	}
 	return out
 }

@@ -263,8 +263,8 @@ func stmtCount(n int) string {
 // keywordRange is the range of the keyword that starts r.
 func keywordRange(r diag.Range, kw string) diag.Range {
 	end := r.Start
-	end.Offset += len(kw)
-	end.Column += len(kw)
+	end.Offset += int32(len(kw))
+	end.Column += int32(len(kw))
 	return diag.Range{Start: r.Start, End: end}
 }
 

@@ -29,11 +29,18 @@ func (s Severity) String() string {
 	return "error"
 }
 
-// Pos is one point in a file.
+// Pos is one point in a file. The fields are 32-bit because every AST node
+// holds two of them: it halves the tree's memory, and wfc reads no file over
+// 4 GiB anyway.
 type Pos struct {
-	Line   int `json:"line"`   // 1-based
-	Column int `json:"column"` // 1-based, in Unicode code points
-	Offset int `json:"offset"` // 0-based, in bytes
+	Line   int32 `json:"line"`   // 1-based
+	Column int32 `json:"column"` // 1-based, in Unicode code points
+	Offset int32 `json:"offset"` // 0-based, in bytes
+}
+
+// MakePos builds a Pos from ints.
+func MakePos(line, column, offset int) Pos {
+	return Pos{Line: int32(line), Column: int32(column), Offset: int32(offset)}
 }
 
 // Before reports whether p comes before q in the file.

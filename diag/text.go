@@ -14,7 +14,7 @@ type TextOptions struct {
 
 // Sources gives renderers the text of each file, by name. A missing file
 // renders the diagnostic's first line only.
-type Sources map[string][]byte
+type Sources map[string]string
 
 // WriteText renders diagnostics in the terminal format of LANGUAGE.md §8:
 // `FILE:LINE:COL: SEVERITY[CODE]: MESSAGE`, the source line with the range
@@ -115,10 +115,13 @@ func (r *textRenderer) lineStarts(file string) []int {
 	}
 	src := r.src[file]
 	ls := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, i+1)
+	for i := 0; ; {
+		k := strings.IndexByte(src[i:], '\n')
+		if k < 0 {
+			break
 		}
+		i += k + 1
+		ls = append(ls, i)
 	}
 	r.lines[file] = ls
 	return ls
@@ -142,21 +145,21 @@ func (r *textRenderer) lineText(file string, n int) (string, int, bool) {
 	if end > start && src[end-1] == '\r' {
 		end--
 	}
-	return string(src[start:end]), start, true
+	return src[start:end], start, true
 }
 
 // snippet prints the source line of rg with the range marked by mark, and
 // label after the marks.
 func (r *textRenderer) snippet(b *strings.Builder, file string, rg Range, label, color string, mark byte, gutter int) {
-	text, _, ok := r.lineText(file, rg.Start.Line)
+	text, _, ok := r.lineText(file, int(rg.Start.Line))
 	if !ok {
 		return
 	}
 	runes := displayRunes(text)
-	startCol := rg.Start.Column - 1
+	startCol := int(rg.Start.Column) - 1
 	endCol := len(runes)
 	if rg.End.Line == rg.Start.Line {
-		endCol = rg.End.Column - 1
+		endCol = int(rg.End.Column) - 1
 	}
 	startCol = clamp(startCol, 0, len(runes))
 	endCol = clamp(endCol, startCol, len(runes))
@@ -211,7 +214,7 @@ func (r *textRenderer) preview(f Fix) (string, bool) {
 			return "", false
 		}
 	}
-	text, start, ok := r.lineText(e0.File, e0.Range.Start.Line)
+	text, start, ok := r.lineText(e0.File, int(e0.Range.Start.Line))
 	if !ok || len(text) > maxShown*2 {
 		return "", false
 	}
@@ -224,7 +227,7 @@ func (r *textRenderer) preview(f Fix) (string, bool) {
 	}
 	out := text
 	for _, e := range edits {
-		s, t := e.Range.Start.Offset-start, e.Range.End.Offset-start
+		s, t := int(e.Range.Start.Offset)-start, int(e.Range.End.Offset)-start
 		if s < 0 || t > len(out) || s > t {
 			return "", false
 		}

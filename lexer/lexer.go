@@ -47,8 +47,8 @@ type Token struct {
 	Bad bool
 }
 
-// MaxFileSize is the largest source the lexer accepts; offsets are 32-bit.
-const MaxFileSize = math.MaxUint32 - 1
+// MaxFileSize is the largest source the lexer accepts: positions are 32-bit.
+const MaxFileSize = math.MaxInt32 - 1
 
 var keywords = map[string]bool{
 	"enum": true, "entity": true, "workflow": true, "event": true, "state": true,
@@ -97,7 +97,7 @@ type lx struct {
 	gaps         []int
 }
 
-func (l *lx) pos() diag.Pos { return diag.Pos{Line: l.line, Column: l.col, Offset: l.i} }
+func (l *lx) pos() diag.Pos { return diag.MakePos(l.line, l.col, l.i) }
 
 func (l *lx) errAt(start diag.Pos, code, msg string) {
 	l.diags = append(l.diags, diag.Diagnostic{
@@ -184,7 +184,7 @@ func (l *lx) run() {
 				l.advanceRune()
 			}
 			if !closed {
-				l.unterminated = append(l.unterminated, start.Offset)
+				l.unterminated = append(l.unterminated, int(start.Offset))
 				end := start
 				end.Offset += 2
 				end.Column += 2
@@ -237,7 +237,7 @@ func punctLen(src string, i int) int {
 // badChar reports a run of bytes that cannot start a token (WF003) and skips it.
 func (l *lx) badChar() {
 	start := l.pos()
-	l.gaps = append(l.gaps, start.Offset)
+	l.gaps = append(l.gaps, int(start.Offset))
 	var what string
 	c := l.src[l.i]
 	r, size := utf8.DecodeRuneInString(l.src[l.i:])
@@ -266,7 +266,7 @@ func (l *lx) badChar() {
 		l.advanceRune()
 	}
 	msg := "unexpected " + what + ": it cannot start a token"
-	if l.i-start.Offset > size {
+	if l.i-int(start.Offset) > size {
 		msg = "unexpected " + what + " and what follows it: these bytes cannot start a token"
 	}
 	l.errAt(start, "WF003", msg)
@@ -346,7 +346,7 @@ func (l *lx) str() {
 	bad := false
 	for {
 		if l.i >= len(src) || src[l.i] == '\n' {
-			l.unterminated = append(l.unterminated, start.Offset)
+			l.unterminated = append(l.unterminated, int(start.Offset))
 			end := start
 			end.Offset++
 			end.Column++

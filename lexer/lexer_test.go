@@ -83,7 +83,7 @@ func TestLexicalErrors(t *testing.T) {
 				t.Fatalf("want 1 diagnostic, got %v", res.Diags)
 			}
 			d := res.Diags[0]
-			if d.Code != tt.code || d.Range.Start.Offset != tt.start || d.Range.End.Offset != tt.end || !strings.Contains(d.Message, tt.msg) {
+			if d.Code != tt.code || int(d.Range.Start.Offset) != tt.start || int(d.Range.End.Offset) != tt.end || !strings.Contains(d.Message, tt.msg) {
 				t.Errorf("got %s [%d,%d) %q; want %s [%d,%d) containing %q", d.Code, d.Range.Start.Offset, d.Range.End.Offset, d.Message, tt.code, tt.start, tt.end, tt.msg)
 			}
 			if tt.tokens != nil {
@@ -152,7 +152,7 @@ func FuzzLex(f *testing.F) {
 			prevEnd = int(tk.End)
 		}
 		for _, d := range res.Diags {
-			if d.Range.Start.Offset < 0 || d.Range.End.Offset > len(src) || d.Range.Start.Offset > d.Range.End.Offset {
+			if d.Range.Start.Offset < 0 || int(d.Range.End.Offset) > len(src) || d.Range.Start.Offset > d.Range.End.Offset {
 				t.Fatalf("diagnostic %+v outside the source", d)
 			}
 		}

@@ -15,7 +15,7 @@ import (
 // tree, and whatever parsed is kept.
 
 func (cp *chunkParser) at(p plexer.Position) diag.Pos {
-	return diag.Pos{Line: p.Line, Column: p.Column, Offset: p.Offset}
+	return diag.MakePos(p.Line, p.Column, p.Offset)
 }
 
 // rng is the range from start to the end of the last token before endPos

@@ -156,7 +156,7 @@ type span struct{ lo, hi int }
 
 func (fp *fileParser) endOfFile() diag.Pos {
 	t := fp.toks[len(fp.toks)-1]
-	return diag.Pos{Line: int(t.Line), Column: int(t.Col), Offset: int(t.Off)}
+	return diag.MakePos(int(t.Line), int(t.Col), int(t.Off))
 }
 
 // text returns the source text of token i.
@@ -173,7 +173,7 @@ func (fp *fileParser) is(i int, s string) bool {
 
 func (fp *fileParser) startOf(i int) diag.Pos {
 	t := fp.toks[i]
-	return diag.Pos{Line: int(t.Line), Column: int(t.Col), Offset: int(t.Off)}
+	return diag.MakePos(int(t.Line), int(t.Col), int(t.Off))
 }
 
 func (fp *fileParser) endOf(i int) diag.Pos {
@@ -186,7 +186,7 @@ func (fp *fileParser) endOf(i int) diag.Pos {
 			break
 		}
 	}
-	return diag.Pos{Line: int(t.Line), Column: int(t.Col) + n, Offset: int(t.End)}
+	return diag.MakePos(int(t.Line), int(t.Col)+n, int(t.End))
 }
 
 func (fp *fileParser) tokRange(i int) diag.Range {
@@ -229,20 +229,21 @@ type chunkParser struct {
 // syntax reports a WF001, unless an unterminated string or comment earlier
 // in the same declaration swallowed text: then the error is its consequence.
 func (cp *chunkParser) syntax(r diag.Range, msg string) {
+	at := int(r.Start.Offset)
 	for _, u := range cp.unterminated {
-		if u >= cp.start && u < r.Start.Offset {
+		if u >= cp.start && u < at {
 			return
 		}
 	}
 	// A token right after dropped bytes: the WF003 there is the root cause.
 	if len(cp.gaps) > 0 {
-		i := cp.indexAt(r.Start.Offset)
+		i := cp.indexAt(at)
 		prevEnd := 0
 		if i > 0 {
 			prevEnd = int(cp.toks[i-1].End)
 		}
 		k := sort.SearchInts(cp.gaps, prevEnd)
-		if k < len(cp.gaps) && cp.gaps[k] <= r.Start.Offset {
+		if k < len(cp.gaps) && cp.gaps[k] <= at {
 			return
 		}
 	}

@@ -98,7 +98,7 @@ entity Ent { int }
 		if d.Code != "WF001" {
 			t.Errorf("unexpected %s: %s", d.Code, d.Message)
 		}
-		lines = append(lines, d.Range.Start.Line)
+		lines = append(lines, int(d.Range.Start.Line))
 	}
 	if diff := cmp.Diff([]int{3, 4, 5, 8, 9}, lines); diff != "" {
 		t.Errorf("error lines (-want +got):\n%s", diff)

@@ -15,7 +15,7 @@ import (
 func analyzeSource(name, src string) *analysis {
 	l := &loaded{
 		sources: []parser.Source{{Name: name, Src: src}},
-		bytes:   diag.Sources{name: []byte(src)},
+		bytes:   diag.Sources{name: src},
 		order:   []string{name},
 	}
 	return analyze(l)
@@ -151,7 +151,7 @@ func TestFixesFix(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					after := analyzeSource(d.File, string(out))
+					after := analyzeSource(d.File, out)
 					before := count(a.diags, d.File, d.Code)
 					if got := count(after.diags, d.File, d.Code); got >= before {
 						t.Errorf("applying %q leaves %d %s (was %d):\n%s", fix.Title, got, d.Code, before, out)

@@ -44,7 +44,7 @@ func loadCase(t testing.TB, path string) *loaded {
 		rel, _ := filepath.Rel(testdataDir, f)
 		name := filepath.ToSlash(rel)
 		l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
-		l.bytes[name] = b
+		l.bytes[name] = string(b)
 		l.order = append(l.order, name)
 	}
 	return l
@@ -97,8 +97,15 @@ func renderJSON(t testing.TB, l *loaded, ds []diag.Diagnostic) []byte {
 
 var schemas sync.Map
 
+// fataler is the part of testing.TB that validateJSON needs, so CLI
+// scripts can use it too.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // validateJSON validates doc against a schema of docs/schema.
-func validateJSON(t testing.TB, schemaFile string, doc []byte) {
+func validateJSON(t fataler, schemaFile string, doc []byte) {
 	t.Helper()
 	v, ok := schemas.Load(schemaFile)
 	if !ok {
@@ -207,13 +214,13 @@ func checkRanges(t testing.TB, l *loaded, ds []diag.Diagnostic) {
 			t.Errorf("%s names unknown file %q", what, file)
 			return
 		}
-		if r.Start.Offset < 0 || r.End.Offset > len(src) || r.Start.Offset > r.End.Offset ||
+		if r.Start.Offset < 0 || int(r.End.Offset) > len(src) || r.Start.Offset > r.End.Offset ||
 			r.Start.Line < 1 || r.Start.Column < 1 || r.End.Line < r.Start.Line {
 			t.Errorf("%s has range %+v outside %s (%d bytes)", what, r, file, len(src))
 			return
 		}
 		// Line and column must agree with the offset.
-		line, col := 1, 1
+		var line, col int32 = 1, 1
 		for _, c := range string(src[:r.Start.Offset]) {
 			if c == '\n' {
 				line, col = line+1, 1

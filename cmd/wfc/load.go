@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -37,7 +38,7 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 		}
 		seen[name] = true
 		l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
-		l.bytes[name] = b
+		l.bytes[name] = l.sources[len(l.sources)-1].Src
 		l.order = append(l.order, name)
 	}
 	fail := func(format string, a ...any) {
@@ -141,6 +142,24 @@ type analysis struct {
 	prog   *ast.Program
 	result *check.Result
 	diags  []diag.Diagnostic // sorted, de-duplicated
+}
+
+// memoryPerByte bounds the heap: the syntax tree of a program takes about 18
+// bytes per byte of source, and without a limit the garbage collector lets
+// the heap grow to twice that before collecting.
+const memoryPerByte = 20
+
+// limitMemory sets a soft memory limit proportional to the input, unless the
+// user set GOMEMLIMIT, so peak memory stays a small multiple of the input.
+func limitMemory(l *loaded) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	var n int64
+	for _, s := range l.sources {
+		n += int64(len(s.Src))
+	}
+	debug.SetMemoryLimit(64<<20 + memoryPerByte*n)
 }
 
 // analyze parses and checks the loaded files as one program.
