@@ -21,6 +21,9 @@ type File struct {
 	Src   string
 	Decls []Decl
 	Range diag.Range
+	// Overwhelmed marks a file with more syntax errors than are reported
+	// (it is hardly source at all): its meaning is not checked.
+	Overwhelmed bool
 }
 
 // Decl is a top-level declaration: *Enum, *Entity or *Workflow.

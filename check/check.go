@@ -36,6 +36,9 @@ func Check(prog *ast.Program) *Result {
 	}
 	c.collect()
 	for _, f := range prog.Files {
+		if f.Overwhelmed {
+			continue
+		}
 		c.file = f
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -87,12 +90,18 @@ func (c *checker) collect() {
 				continue
 			}
 			if prev, ok := c.decls[n.Name]; ok {
+				if f.Overwhelmed {
+					continue
+				}
 				pf := declFile(prev)
 				dg := c.diags.Errorf(f.Name, n.Range, "WF101", fmt.Sprintf("`%s` is already declared as %s; rename one of them", n.Name, kindOf(prev)))
 				dg.Related = append(dg.Related, diag.Related{File: pf.Name, Range: prev.DeclName().Range, Message: "first declared here"})
 				continue
 			}
 			if builtinTypes[n.Name] {
+				if f.Overwhelmed {
+					continue
+				}
 				c.diags.Errorf(f.Name, n.Range, "WF101", fmt.Sprintf("`%s` is a built-in type; choose another name", n.Name))
 				continue
 			}

@@ -149,48 +149,63 @@ func (r *textRenderer) lineText(file string, n int) (string, int, bool) {
 }
 
 // snippet prints the source line of rg with the range marked by mark, and
-// label after the marks.
+// label after the marks. It works on a window of the line around the range,
+// so a megabyte-long line costs no more than a short one.
 func (r *textRenderer) snippet(b *strings.Builder, file string, rg Range, label, color string, mark byte, gutter int) {
-	text, _, ok := r.lineText(file, int(rg.Start.Line))
+	text, lineStart, ok := r.lineText(file, int(rg.Start.Line))
 	if !ok {
 		return
 	}
-	runes := displayRunes(text)
-	startCol := int(rg.Start.Column) - 1
-	endCol := len(runes)
+	s := clamp(int(rg.Start.Offset)-lineStart, 0, len(text))
+	e := len(text)
 	if rg.End.Line == rg.Start.Line {
-		endCol = int(rg.End.Column) - 1
+		e = clamp(int(rg.End.Offset)-lineStart, s, len(text))
 	}
-	startCol = clamp(startCol, 0, len(runes))
-	endCol = clamp(endCol, startCol, len(runes))
-	// Window long lines around the range.
-	from, to := 0, len(runes)
-	if to > maxShown {
-		from = max(0, startCol-maxShown/4)
-		to = min(len(runes), from+maxShown)
-		endCol = min(endCol, to)
+	// Short lines are shown whole; long ones as a window of maxShown code
+	// points, starting maxShown/4 before the range.
+	from := s
+	if len(text) <= maxShown || utf8.RuneCountInString(text[:min(len(text), 4*maxShown+4)]) <= maxShown {
+		from = 0
 	}
+	for n := 0; from > 0 && n < maxShown/4; n++ {
+		_, size := utf8.DecodeLastRuneInString(text[:from])
+		from -= size
+	}
+	to := from
+	for n := 0; to < len(text) && n < maxShown; n++ {
+		_, size := utf8.DecodeRuneInString(text[to:])
+		to += size
+	}
+	if to < s {
+		to = s
+	}
+	before := displayRunes(text[from:s])
+	inside := displayRunes(text[s:min(max(e, s), to)])
+	after := displayRunes(text[min(max(e, s), to):to])
 	var line, under strings.Builder
 	if from > 0 {
 		line.WriteString("…")
 		under.WriteByte(' ')
 	}
-	for i := from; i < to; i++ {
-		line.WriteString(runes[i])
-		if i < startCol {
-			if runes[i] == "\t" {
-				under.WriteByte('\t')
-			} else {
-				under.WriteByte(' ')
-			}
+	for _, u := range before {
+		line.WriteString(u)
+		if u == "\t" {
+			under.WriteByte('\t')
+		} else {
+			under.WriteByte(' ')
 		}
 	}
-	if to < len(runes) {
+	for _, u := range inside {
+		line.WriteString(u)
+	}
+	for _, u := range after {
+		line.WriteString(u)
+	}
+	if to < len(text) {
 		line.WriteString("…")
 	}
-	n := max(1, endCol-startCol)
-	marks := strings.Repeat(string(mark), n)
-	if rg.End.Line > rg.Start.Line {
+	marks := strings.Repeat(string(mark), max(1, len(inside)))
+	if rg.End.Line > rg.Start.Line || e > to {
 		marks += "…"
 	}
 	if label != "" {

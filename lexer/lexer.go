@@ -78,10 +78,76 @@ type Result struct {
 // diagnostics and the bad bytes are skipped.
 func Lex(file string, src string) Result {
 	l := lx{file: file, src: src, line: 1, col: 1}
+	if at, ok := binary(src); ok {
+		// One clear diagnostic instead of millions: a binary file has no tokens.
+		l.i = at
+		p := l.posAt(at)
+		l.diags = append(l.diags, diag.Diagnostic{
+			File: file, Severity: diag.Error, Code: "WF003",
+			Message: "this is a binary file, not UTF-8 text: wfc checks workflow source (.wf) only",
+			Range:   diag.Range{Start: p, End: diag.MakePos(int(p.Line), int(p.Column)+1, at+1)},
+		})
+		end := l.posAt(len(src))
+		l.toks = []Token{{Off: uint32(len(src)), End: uint32(len(src)), Line: uint32(end.Line), Col: uint32(end.Column), Kind: EOF}}
+		return Result{Tokens: l.toks, Diags: l.diags}
+	}
 	// A rough guess: one token per five bytes keeps re-allocation rare.
 	l.toks = make([]Token, 0, len(src)/5+1)
 	l.run()
+	if l.unreported > 0 {
+		l.diags = append(l.diags, diag.Diagnostic{
+			File: file, Severity: diag.Error, Code: "WF003",
+			Message: fmt.Sprintf("%d more runs of bytes that cannot start a token follow and are not reported one by one", l.unreported),
+			Range:   l.firstUnreported,
+		})
+	}
 	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps}
+}
+
+// maxBadRuns is how many WF003 diagnostics one file reports one by one.
+const maxBadRuns = 200
+
+// binary reports whether src looks like a binary file, and where its first
+// bad byte is: NUL, control or invalid UTF-8 bytes make up more than a tenth of
+// its first 8000 bytes (a text file with a stray bad byte is not binary).
+func binary(src string) (int, bool) {
+	sample := src[:min(len(src), 8000)]
+	bad, first := 0, -1
+	for i := 0; i < len(sample); {
+		c := sample[i]
+		r, size := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(sample[i:])
+			if r == utf8.RuneError && size == 1 && len(sample)-i < utf8.UTFMax && len(sample) < len(src) {
+				break // a code point cut by the sample's end
+			}
+		}
+		if r == utf8.RuneError && size == 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f' {
+			bad++
+			if first < 0 {
+				first = i
+			}
+		}
+		i += size
+	}
+	return first, len(sample) > 0 && bad*10 > len(sample)
+}
+
+// posAt computes the position of byte offset at by scanning from the start
+// (used once per file, for binary files only).
+func (l *lx) posAt(at int) diag.Pos {
+	line, col := 1, 1
+	for i := 0; i < at; {
+		if l.src[i] == '\n' {
+			line, col = line+1, 1
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(l.src[i:])
+		i += size
+		col++
+	}
+	return diag.MakePos(line, col, at)
 }
 
 type lx struct {
@@ -95,6 +161,10 @@ type lx struct {
 
 	unterminated []int
 	gaps         []int
+
+	badRuns         int // WF003 runs seen
+	unreported      int // WF003 runs past maxBadRuns
+	firstUnreported diag.Range
 }
 
 func (l *lx) pos() diag.Pos { return diag.MakePos(l.line, l.col, l.i) }
@@ -268,6 +338,14 @@ func (l *lx) badChar() {
 	msg := "unexpected " + what + ": it cannot start a token"
 	if l.i-int(start.Offset) > size {
 		msg = "unexpected " + what + " and what follows it: these bytes cannot start a token"
+	}
+	l.badRuns++
+	if l.badRuns > maxBadRuns {
+		if l.unreported == 0 {
+			l.firstUnreported = diag.Range{Start: start, End: l.pos()}
+		}
+		l.unreported++
+		return
 	}
 	l.errAt(start, "WF003", msg)
 }

@@ -86,16 +86,56 @@ func Parse(files []Source, opt Options) (*ast.Program, []diag.Diagnostic) {
 	prog := &ast.Program{}
 	var ds []diag.Diagnostic
 	for _, fp := range fps {
-		ds = append(ds, fp.diags.Items...)
+		fileDiags := fp.diags.Items
 		for _, r := range fp.results {
 			if r.decl != nil {
 				fp.file.Decls = append(fp.file.Decls, r.decl)
 			}
-			ds = append(ds, r.diags...)
+			fileDiags = append(fileDiags, r.diags...)
 		}
+		ds = append(ds, capSyntaxErrors(fp.file, fileDiags)...)
 		prog.Files = append(prog.Files, fp.file)
 	}
 	return prog, ds
+}
+
+// MaxSyntaxErrors is how many WF001 one file reports. A file with more is
+// hardly source (a binary or a file in another language): reporting
+// millions of errors helps nobody, so the rest are counted in one last
+// diagnostic and the file's meaning is not checked.
+const MaxSyntaxErrors = 1000
+
+func capSyntaxErrors(f *ast.File, ds []diag.Diagnostic) []diag.Diagnostic {
+	n := 0
+	for _, d := range ds {
+		if d.Code == "WF001" {
+			n++
+		}
+	}
+	if n <= MaxSyntaxErrors {
+		return ds
+	}
+	f.Overwhelmed = true
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Range.Start.Offset < ds[j].Range.Start.Offset })
+	out := ds[:0]
+	kept := 0
+	var next *diag.Diagnostic
+	for i := range ds {
+		d := ds[i]
+		if d.Code == "WF001" {
+			kept++
+			if kept > MaxSyntaxErrors {
+				if next == nil {
+					next = &ds[i]
+					out = append(out, diag.Diagnostic{File: f.Name, Severity: diag.Error, Code: "WF001", Range: d.Range,
+						Message: fmt.Sprintf("too many syntax errors: %d more in this file are not reported, and its meaning is not checked; is it workflow source?", n-MaxSyntaxErrors)})
+				}
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // parallel runs f(0..n-1) on up to workers goroutines.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -220,14 +221,9 @@ func checkRanges(t testing.TB, l *loaded, ds []diag.Diagnostic) {
 			return
 		}
 		// Line and column must agree with the offset.
-		var line, col int32 = 1, 1
-		for _, c := range string(src[:r.Start.Offset]) {
-			if c == '\n' {
-				line, col = line+1, 1
-			} else {
-				col++
-			}
-		}
+		line := int32(strings.Count(src[:r.Start.Offset], "\n")) + 1
+		lineStart := strings.LastIndexByte(src[:r.Start.Offset], '\n') + 1
+		col := int32(utf8.RuneCountInString(src[lineStart:r.Start.Offset])) + 1
 		if line != r.Start.Line || col != r.Start.Column {
 			t.Errorf("%s starts at offset %d = %d:%d but says %d:%d", what, r.Start.Offset, line, col, r.Start.Line, r.Start.Column)
 		}
