@@ -155,7 +155,9 @@ func mutate(src string, op uint8, a, b int) string {
 		i := a % len(lines)
 		return strings.Join(append(lines[:i:i], lines[i+1:]...), "\n")
 	case 1:
-		fields := strings.FieldsFunc(src, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') })
+		fields := strings.FieldsFunc(src, func(r rune) bool {
+			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		})
 		if len(fields) == 0 {
 			return src
 		}

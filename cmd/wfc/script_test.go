@@ -38,5 +38,5 @@ func TestScripts(t *testing.T) {
 // scriptT adapts a TestScript to the testing.TB methods validateJSON uses.
 type scriptT struct{ ts *testscript.TestScript }
 
-func (s scriptT) Helper()                          {}
-func (s scriptT) Fatalf(format string, a ...any)   { s.ts.Fatalf(format, a...) }
+func (s scriptT) Helper()                        {}
+func (s scriptT) Fatalf(format string, a ...any) { s.ts.Fatalf(format, a...) }
