@@ -22,7 +22,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		return
 	}
 	cons := &Consumer{
-		File: c.file.Name, Pos: m.Kind.Range.Start, Workflow: sc.wc.w.Name.Name, State: sc.st.Name.Name,
+		File: c.file.Name, Src: c.file, Pos: m.Kind.Range.Start, Workflow: sc.wc.w.Name.Name, State: sc.st.Name.Name,
 		Slot: sub.Slot().Name, Kind: kind, Attempts: 1, Budget: "none", Valid: true,
 	}
 	settings := c.newScope("setting")

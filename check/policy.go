@@ -212,6 +212,7 @@ func (c *checker) member(p *Policy, m *Member) {
 		c.related(d, prev.Range, "first given here")
 		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("delete the second `.%s`", c.file.Text(m.Range)), MachineApplicable: true,
 			Edits: []diag.Edit{{File: c.file.Name, Range: m.Cut, NewText: ""}}})
+		p.Valid = false
 		return
 	}
 	switch name {

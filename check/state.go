@@ -317,7 +317,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		c.errorf(st.Call.Range, "WF118", "a durable step inside a durable step: steps do not nest; move this `Workflow.Once` out of the enclosing step")
 	}
 	cons := &Consumer{
-		File: c.file.Name, Pos: st.Call.Range.Start, Workflow: bc.sc.wc.w.Name.Name, State: bc.sc.st.Name.Name,
+		File: c.file.Name, Src: c.file, Pos: st.Call.Range.Start, Workflow: bc.sc.wc.w.Name.Name, State: bc.sc.st.Name.Name,
 		Step: true, Kind: "Workflow.Once", Attempts: 1, Budget: "none", Valid: true,
 	}
 	var nameArg *ast.Arg

@@ -12,6 +12,7 @@ import (
 // codegen lowers each into a row of the schedule table.
 type Consumer struct {
 	File     string
+	Src      *ast.File // the file, for quoting source in messages
 	Pos      diag.Pos // the milestone kind or the step call
 	Workflow string
 	State    string

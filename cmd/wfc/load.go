@@ -13,6 +13,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/parser"
@@ -167,5 +168,6 @@ func analyze(l *loaded) *analysis {
 	prog, ds := parser.Parse(l.sources, parser.Options{})
 	res := check.Check(prog)
 	ds = append(ds, res.Diags...)
+	ds = append(ds, codegen.Lints(res)...)
 	return &analysis{prog: prog, result: res, diags: diag.Sort(ds, l.order)}
 }

@@ -1,0 +1,111 @@
+package codegen
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// Lints reports WF310–WF316 for every valid consumer of a checked program.
+// They are read off the lowered table, so their numbers are the table's.
+func Lints(res *check.Result) []diag.Diagnostic {
+	var l diag.List
+	for _, s := range Lower(res, Options{}) {
+		lint(&l, s)
+	}
+	return l.Items
+}
+
+func attempt(retry int64) string {
+	return fmt.Sprintf("attempt %d (retry %d)", retry+1, retry)
+}
+
+func pct(f *big.Rat) string {
+	if f == nil {
+		return "0%"
+	}
+	x, _ := new(big.Rat).Mul(f, big.NewRat(100, 1)).Float64()
+	return fmt.Sprintf("%g%%", x)
+}
+
+func lint(l *diag.List, s *Schedule) {
+	c := s.Consumer
+	p := c.Policy
+	file := c.File
+	if p == nil {
+		return
+	}
+	// WF315: a Backoff on a milestone with one window never applies.
+	if !c.Step && c.Budget == "none" && c.BackoffSetting != nil {
+		l.Warnf(file, c.BackoffSetting.Range, "WF315", "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add `Retries = 2` (three windows) or remove the `Backoff`")
+	}
+	// WF310: members that can never have an effect.
+	if p.JitterM != nil && p.Jitter != nil && p.Jitter.Sign() == 0 {
+		d := l.Warnf(file, p.JitterM.Range, "WF310", "`.Jitter(0)` has no effect: without jitter every wait is exact, which is the default; delete it")
+		d.Fixes = append(d.Fixes, deleteMember(file, p.JitterM))
+	}
+	if p.JitterM != nil && p.Jitter != nil && p.Jitter.Cmp(big.NewRat(1, 1)) == 0 {
+		l.Warnf(file, p.JitterM.Arg.Rng(), "WF316", "`Jitter(1)`: a wait can shrink to zero, an immediate retry against a dependency that just failed; write at most `.Jitter(0.5)` to keep at least half of each wait")
+	}
+	if p.CapM != nil {
+		first := s.firstWaits()
+		switch {
+		case p.Shape == check.ShapeFixed && s.Cap >= first.most:
+			d := l.Warnf(file, p.CapM.Range, "WF310", fmt.Sprintf("`%s` has no effect: a fixed policy of %s (jitter ±%s) never waits more than %s; delete it",
+				memberText(c, p.CapM), check.FormatTicks(s.Interval), pct(s.Jitter), check.FormatTicks(first.most)))
+			d.Fixes = append(d.Fixes, deleteMember(file, p.CapM))
+		case s.Cap < first.least:
+			l.Warnf(file, p.CapM.Range, "WF311", fmt.Sprintf("`%s` is below the least first wait (%s): every wait is exactly %s, whatever the shape and jitter; raise the cap, or write `Backoff.Fixed(…)` of %s",
+				memberText(c, p.CapM), check.FormatTicks(first.least), check.FormatTicks(s.Cap), check.FormatTicks(s.Cap)))
+		case s.lockstepFrom > 0:
+			l.Warnf(file, p.CapM.Range, "WF313", fmt.Sprintf("the cap clips the jitter away: from %s every run waits exactly %s, so runs that failed together retry in lockstep again; raise the cap or lower the attempts (%s)",
+				attempt(s.lockstepFrom), check.FormatTicks(s.Cap), budgetWords(s.Attempts)))
+		}
+	}
+	// WF314 replaces WF312 for the same policy.
+	if s.overflowAt > 0 {
+		l.Errorf(file, p.Expr.Rng(), "WF314", fmt.Sprintf("a wait in budget exceeds TimeSpan's range: %s would wait more than 10675199d2h48m5.4775807s; add `.Cap(…)` or lower the attempts (%s)",
+			attempt(s.overflowAt), budgetWords(s.Attempts)))
+	} else if p.Shape == check.ShapeExponential && !p.HasCap() && s.firstOverHour > 0 {
+		l.Warnf(file, p.Expr.Rng(), "WF312", fmt.Sprintf("`Exponential(%s)` without a cap waits more than an hour within its budget: %s waits %s; add `.Cap(TimeSpan.FromMinutes(5))` or lower the attempts (%s)",
+			check.FormatTicks(s.Interval), attempt(s.firstOverHour), check.FormatTicks(s.overHourWait), budgetWords(s.Attempts)))
+	}
+}
+
+type bounds struct{ least, most Ticks }
+
+// firstWaits is the least and most first wait, before the cap.
+func (s *Schedule) firstWaits() bounds {
+	i := ratTicks(s.Interval)
+	if s.Jitter == nil {
+		return bounds{s.Interval, s.Interval}
+	}
+	lo := new(big.Rat).Mul(i, new(big.Rat).Sub(big.NewRat(1, 1), s.Jitter))
+	hi := new(big.Rat).Mul(i, new(big.Rat).Add(big.NewRat(1, 1), s.Jitter))
+	return bounds{sat(lo), sat(hi)}
+}
+
+func budgetWords(n int64) string {
+	switch n {
+	case 1:
+		return "1 attempt: the first try and no retries"
+	case 2:
+		return "2 attempts: the first try and 1 retry"
+	}
+	return fmt.Sprintf("%d attempts: the first try and %d retries", n, n-1)
+}
+
+func memberText(c *check.Consumer, m *check.Member) string {
+	if c.Src == nil {
+		return "." + m.Name.Name + "(…)"
+	}
+	return ast.Compact(c.Src.Text(m.Range))
+}
+
+func deleteMember(file string, m *check.Member) diag.Fix {
+	return diag.Fix{Title: "delete `." + m.Name.Name + "(…)`", MachineApplicable: true,
+		Edits: []diag.Edit{{File: file, Range: m.Cut, NewText: ""}}}
+}

@@ -1,0 +1,245 @@
+package codegen
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/wfc-lang/wfc/check"
+)
+
+// ms converts ticks to integer milliseconds, rounded to nearest (§6).
+func ms(t Ticks) int64 {
+	q, r := t/check.TicksPerMillisecond, t%check.TicksPerMillisecond
+	if r*2 >= check.TicksPerMillisecond {
+		q++
+	}
+	return q
+}
+
+type jsonDoc struct {
+	Version   int            `json:"version"`
+	Schedules []jsonSchedule `json:"schedules"`
+}
+
+type jsonPolicy struct {
+	Shape      string  `json:"shape"`
+	IntervalMS int64   `json:"interval_ms"`
+	CapMS      *int64  `json:"cap_ms"`
+	Jitter     float64 `json:"jitter"`
+}
+
+type jsonRow struct {
+	From           int64 `json:"from"`
+	To             int64 `json:"to"`
+	WaitMS         int64 `json:"wait_ms"`
+	MinMS          int64 `json:"min_ms"`
+	MaxMS          int64 `json:"max_ms"`
+	StartsMS       int64 `json:"starts_ms"`
+	StartsLatestMS int64 `json:"starts_latest_ms"`
+}
+
+type jsonSchedule struct {
+	File            string     `json:"file"`
+	Line            int32      `json:"line"`
+	Column          int32      `json:"column"`
+	Workflow        string     `json:"workflow"`
+	State           string     `json:"state"`
+	Slot            string     `json:"slot"`
+	Consumer        string     `json:"consumer"`
+	Kind            string     `json:"kind"`
+	Name            string     `json:"name"`
+	Policy          jsonPolicy `json:"policy"`
+	Attempts        int64      `json:"attempts"`
+	Budget          string     `json:"budget"`
+	WindowMS        *int64     `json:"window_ms"`
+	Rows            []jsonRow  `json:"rows"`
+	Truncated       bool       `json:"truncated,omitempty"`
+	GivesUpMS       int64      `json:"gives_up_ms"`
+	GivesUpLatestMS int64      `json:"gives_up_latest_ms"`
+	TimelineMS      []int64    `json:"timeline_ms,omitempty"`
+}
+
+func jitterFloat(j *big.Rat) float64 {
+	if j == nil {
+		return 0
+	}
+	f, _ := j.Float64()
+	return f
+}
+
+// WriteJSON writes the `wfc schedule --format json` document of §6.
+func WriteJSON(w io.Writer, ss []*Schedule) error {
+	doc := jsonDoc{Version: 1, Schedules: make([]jsonSchedule, 0, len(ss))}
+	for _, s := range ss {
+		c := s.Consumer
+		js := jsonSchedule{
+			File: c.File, Line: c.Pos.Line, Column: c.Pos.Column,
+			Workflow: c.Workflow, State: c.State, Slot: c.Slot,
+			Consumer: "milestone", Kind: c.Kind, Name: c.Name,
+			Policy:   jsonPolicy{Shape: s.Shape.String(), IntervalMS: ms(s.Interval), Jitter: jitterFloat(s.Jitter)},
+			Attempts: s.Attempts, Budget: s.Budget, Truncated: s.Truncated,
+			GivesUpMS: ms(s.GivesUp), GivesUpLatestMS: ms(s.GivesUpLatest),
+		}
+		if c.Step {
+			js.Consumer = "step"
+		} else {
+			w := ms(s.Window)
+			js.WindowMS = &w
+		}
+		if s.HasCap {
+			cp := ms(s.Cap)
+			js.Policy.CapMS = &cp
+		}
+		for _, r := range s.Rows {
+			js.Rows = append(js.Rows, jsonRow{From: r.From, To: r.To, WaitMS: ms(r.Wait), MinMS: ms(r.Min), MaxMS: ms(r.Max),
+				StartsMS: ms(r.Starts), StartsLatestMS: ms(r.StartsLatest)})
+		}
+		for _, t := range s.Timeline {
+			js.TimelineMS = append(js.TimelineMS, ms(t))
+		}
+		doc.Schedules = append(doc.Schedules, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// Place names a consumer: `JobFlow › Running › Worker › Finished`, or
+// `Fulfilment › Placed › Workflow.Once("capture-payment")` for a step.
+func Place(c *check.Consumer) string {
+	if c.Step {
+		return fmt.Sprintf("%s › %s › Workflow.Once(%q)", c.Workflow, c.State, c.Name)
+	}
+	return fmt.Sprintf("%s › %s › %s › %s", c.Workflow, c.State, c.Slot, c.Kind)
+}
+
+// PolicyWords says a policy in words.
+func PolicyWords(s *Schedule) string {
+	f := check.FormatTicks
+	var b strings.Builder
+	switch s.Shape {
+	case check.ShapeNone:
+		if s.Consumer.Step {
+			return "none: a failed step is not retried"
+		}
+		return "none: the next window opens as soon as one passes"
+	case check.ShapeFixed:
+		fmt.Fprintf(&b, "fixed: %s before every retry", f(s.Interval))
+	case check.ShapeLinear:
+		fmt.Fprintf(&b, "linear: %s, %s, %s … (%s more each retry)", f(s.Interval), f(satMul(s.Interval, 2)), f(satMul(s.Interval, 3)), f(s.Interval))
+	case check.ShapeExponential:
+		fmt.Fprintf(&b, "exponential: %s, %s, %s … (doubling each retry)", f(s.Interval), f(satMul(s.Interval, 2)), f(satMul(s.Interval, 4)))
+	}
+	if s.HasCap {
+		fmt.Fprintf(&b, ", capped at %s", f(s.Cap))
+	}
+	if s.Jitter != nil {
+		fmt.Fprintf(&b, ", jitter ±%s", pct(s.Jitter))
+	}
+	return b.String()
+}
+
+func satMul(t Ticks, k int64) Ticks {
+	if t != 0 && t > check.MaxTicks/k {
+		return check.MaxTicks
+	}
+	return t * k
+}
+
+// BudgetWords counts the attempts both ways, and says where the budget came from.
+func BudgetWords(s *Schedule) string {
+	n := s.Attempts
+	var w string
+	switch n {
+	case 1:
+		w = "1 attempt: the first and no retries"
+	case 2:
+		w = "2 attempts: the first and 1 retry"
+	default:
+		w = fmt.Sprintf("%d attempts: the first and %d retries", n, n-1)
+	}
+	switch s.Budget {
+	case "Retries":
+		w += fmt.Sprintf(" (`Retries = %d`)", n-1)
+	case "MaxAttempts":
+		w += fmt.Sprintf(" (`.MaxAttempts(%d)`)", n)
+	}
+	return w
+}
+
+// WriteText prints one aligned table per consumer.
+func WriteText(w io.Writer, ss []*Schedule) error {
+	var b strings.Builder
+	for i, s := range ss {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		c := s.Consumer
+		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), c.File, c.Pos.Line, c.Pos.Column)
+		fmt.Fprintf(&b, "  policy    %s\n", PolicyWords(s))
+		fmt.Fprintf(&b, "  budget    %s\n", BudgetWords(s))
+		if c.Step {
+			if s.Duration > 0 {
+				fmt.Fprintf(&b, "  attempt   takes %s\n", check.FormatTicks(s.Duration))
+			}
+		} else {
+			fmt.Fprintf(&b, "  window    %s each; the wait starts when a window passes\n", check.FormatTicks(s.Window))
+		}
+		jit := s.Jitter != nil
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		if jit {
+			fmt.Fprintln(tw, "  attempt\twait\tleast\tmost\tstarts\tlatest\t")
+		} else {
+			fmt.Fprintln(tw, "  attempt\twait\tstarts\t")
+		}
+		for _, r := range s.Rows {
+			att := fmt.Sprint(r.From)
+			if r.To > r.From {
+				att = fmt.Sprintf("%d–%d", r.From, r.To)
+			}
+			wait := check.FormatTicks(r.Wait)
+			if r.From == 1 {
+				wait = "–"
+			}
+			if jit {
+				lo, hi := check.FormatTicks(r.Min), check.FormatTicks(r.Max)
+				if r.From == 1 {
+					lo, hi = "–", "–"
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t\n", att, wait, lo, hi, check.FormatTicks(r.Starts), check.FormatTicks(r.StartsLatest))
+			} else {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t\n", att, wait, check.FormatTicks(r.Starts))
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if s.Truncated {
+			last := s.Rows[len(s.Rows)-1].To
+			fmt.Fprintf(&b, "  … attempts %d–%d each wait longer (the table stops at %d rows)\n", last+1, s.Attempts, MaxRows)
+		}
+		if jit && s.GivesUpLatest != s.GivesUp {
+			fmt.Fprintf(&b, "  gives up  at %s, %s at the latest\n", check.FormatTicks(s.GivesUp), check.FormatTicks(s.GivesUpLatest))
+		} else {
+			fmt.Fprintf(&b, "  gives up  at %s\n", check.FormatTicks(s.GivesUp))
+		}
+		if s.Timeline != nil {
+			var parts []string
+			for k, t := range s.Timeline {
+				if k == 20 {
+					parts = append(parts, fmt.Sprintf("… (%d attempts)", len(s.Timeline)))
+					break
+				}
+				parts = append(parts, check.FormatTicks(t))
+			}
+			fmt.Fprintf(&b, "  timeline  %s\n", strings.Join(parts, ", "))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,360 @@
+// Package codegen lowers every policy consumer of a checked program — each
+// milestone and each durable step — into the resolved schedule table of
+// LANGUAGE.md §6: the normalised policy, the budget, and per attempt the wait
+// before it and when it starts. The policy lints WF310–WF316 are read off the
+// same table (lints.go), so the numbers in a warning are the numbers in the
+// table.
+//
+// Arithmetic is exact (rationals of 100 ns ticks) and saturates at .NET's
+// TimeSpan.MaxValue; it never wraps. Rows are run-length compressed and the
+// work is bounded by the number of distinct waits, not by the budget, so
+// `.MaxAttempts(2147483647)` costs what `.MaxAttempts(10)` costs.
+package codegen
+
+import (
+	"math/big"
+
+	"github.com/wfc-lang/wfc/check"
+)
+
+// Ticks re-exports check.Ticks: 100 ns units.
+type Ticks = check.Ticks
+
+// MaxRows bounds the rows of one table. Only a Linear policy without a cap
+// it reaches has a distinct wait on every attempt; past MaxRows rows its
+// table is cut (Truncated) while the totals stay exact.
+const MaxRows = 10000
+
+// MaxTimeline bounds the attempts of a concrete timeline (§6).
+const MaxTimeline = 10000
+
+// Options tune lowering.
+type Options struct {
+	// AttemptDuration is how long each attempt of a durable step takes.
+	AttemptDuration Ticks
+	// Draws, if set, are the uniform draws in [0,1) that jitter uses, in
+	// order; they restart for each consumer and repeat when they run out.
+	Draws []float64
+	// Seed, if HasSeed, draws pseudo-randomly instead.
+	Seed    uint64
+	HasSeed bool
+}
+
+// Row is a run of attempts with the same wait before each.
+type Row struct {
+	From, To int64
+	Wait     Ticks // nominal wait before each attempt of the row (capped)
+	Min, Max Ticks // least and most under jitter, capped after jitter
+	// Starts and StartsLatest: when attempt From starts, earliest and latest.
+	Starts, StartsLatest Ticks
+}
+
+// Schedule is one consumer's resolved table.
+type Schedule struct {
+	Consumer *check.Consumer
+	Shape    check.Shape
+	Interval Ticks
+	Cap      Ticks
+	HasCap   bool
+	Jitter   *big.Rat // nil or 0: no jitter
+	Attempts int64
+	Budget   string
+	Window   Ticks // milestones only
+	// Duration is what one attempt takes: the window, or --attempt-duration.
+	Duration Ticks
+
+	Rows      []Row
+	Truncated bool // more rows than MaxRows (the totals are still exact)
+
+	GivesUp, GivesUpLatest Ticks
+	Timeline               []Ticks // with Draws or Seed: the start of each attempt
+
+	// What the lints read: the first retry whose most wait exceeds
+	// TimeSpan's range (0 if none), the largest nominal wait and the first
+	// retry that reaches it, and the first retry from which every wait is
+	// exactly the cap (0 if never in budget).
+	overflowAt     int64
+	overflowWait   *big.Rat
+	firstOverHour  int64
+	overHourWait   Ticks
+	lockstepFrom   int64
+	hasJitterRange bool
+}
+
+var (
+	maxTicksRat = new(big.Rat).SetInt64(check.MaxTicks)
+	// baseLimit bounds the exponential base: past it every jittered bound
+	// has long saturated (jitter literals have at most 28 decimals).
+	baseLimit = new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 200))
+)
+
+// Lower lowers every valid consumer of a checked program, in source order.
+func Lower(res *check.Result, opt Options) []*Schedule {
+	var out []*Schedule
+	for _, c := range res.Consumers {
+		if !c.Valid {
+			continue
+		}
+		out = append(out, lowerOne(c, opt))
+	}
+	return out
+}
+
+// policyTerm computes the nominal, least and most wait before retry j (the
+// wait before attempt j+1), exact, capped, not yet saturated.
+type waits struct {
+	shape  check.Shape
+	i      *big.Rat
+	cap    *big.Rat // nil: none
+	lo, hi *big.Rat // 1-f and 1+f
+}
+
+func (w *waits) base(j int64) *big.Rat {
+	switch w.shape {
+	case check.ShapeFixed:
+		return w.i
+	case check.ShapeLinear:
+		return new(big.Rat).Mul(w.i, new(big.Rat).SetInt64(j))
+	case check.ShapeExponential:
+		if w.i.Sign() == 0 {
+			return w.i
+		}
+		// i·2^(j-1), clamped far above saturation.
+		e := j - 1
+		if e > 260 {
+			e = 260
+		}
+		b := new(big.Rat).Mul(w.i, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(e))))
+		if b.Cmp(baseLimit) > 0 {
+			return baseLimit
+		}
+		return b
+	}
+	return new(big.Rat) // none: no wait
+}
+
+func (w *waits) capped(x *big.Rat) *big.Rat {
+	if w.cap != nil && x.Cmp(w.cap) > 0 {
+		return w.cap
+	}
+	return x
+}
+
+// at returns (nominal, least, most) for retry j, capped after jitter.
+func (w *waits) at(j int64) (nom, lo, hi *big.Rat) {
+	b := w.base(j)
+	return w.capped(b), w.capped(new(big.Rat).Mul(b, w.lo)), w.capped(new(big.Rat).Mul(b, w.hi))
+}
+
+// stable reports whether the waits of retry j repeat for every later retry.
+func (w *waits) stable(j int64) bool {
+	switch w.shape {
+	case check.ShapeNone, check.ShapeFixed:
+		return true
+	}
+	if w.i.Sign() == 0 {
+		return true
+	}
+	_, lo, _ := w.at(j)
+	if w.cap != nil && lo.Cmp(w.cap) >= 0 {
+		return true // every bound is at the cap
+	}
+	if w.lo.Sign() == 0 {
+		// Jitter(1): the least is always 0; the rest settle at the cap or saturate.
+		nom, _, hi := w.at(j)
+		return (w.cap != nil && nom.Cmp(w.cap) >= 0 && hi.Cmp(w.cap) >= 0) || w.base(j) == baseLimit
+	}
+	return lo.Cmp(maxTicksRat) >= 0 || w.base(j) == baseLimit
+}
+
+func sat(x *big.Rat) Ticks {
+	if x.Cmp(maxTicksRat) >= 0 {
+		return check.MaxTicks
+	}
+	if x.Sign() <= 0 {
+		return 0
+	}
+	// Round to the nearest tick.
+	n := new(big.Int).Mul(x.Num(), big.NewInt(2))
+	n.Add(n, x.Denom())
+	n.Quo(n, new(big.Int).Mul(x.Denom(), big.NewInt(2)))
+	return n.Int64()
+}
+
+func ratTicks(t Ticks) *big.Rat { return new(big.Rat).SetInt64(t) }
+
+func lowerOne(c *check.Consumer, opt Options) *Schedule {
+	s := &Schedule{Consumer: c, Attempts: c.Attempts, Budget: c.Budget}
+	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1)}
+	if p := c.Policy; p != nil {
+		s.Shape, s.Interval = p.Shape, p.Interval
+		w.shape, w.i = p.Shape, ratTicks(p.Interval)
+		if p.HasCap() {
+			s.Cap, s.HasCap = p.Cap, true
+			w.cap = ratTicks(p.Cap)
+		}
+		if p.Jitter != nil && p.Jitter.Sign() > 0 {
+			s.Jitter = p.Jitter
+			w.lo = new(big.Rat).Sub(big.NewRat(1, 1), p.Jitter)
+			w.hi = new(big.Rat).Add(big.NewRat(1, 1), p.Jitter)
+			s.hasJitterRange = true
+		}
+	}
+	if c.Step {
+		s.Duration = opt.AttemptDuration
+	} else {
+		s.Window = c.Window
+		s.Duration = c.Window
+	}
+	dur := ratTicks(s.Duration)
+	hour := ratTicks(check.TicksPerHour)
+	// Attempt 1.
+	s.Rows = append(s.Rows, Row{From: 1, To: 1})
+	start, latest := new(big.Rat), new(big.Rat) // start of the previous attempt
+	n := s.Attempts
+	j := int64(1) // retry index: the wait before attempt j+1
+	for j <= n-1 {
+		if len(s.Rows) >= MaxRows {
+			s.Truncated = true
+			break
+		}
+		nom, lo, hi := w.at(j)
+		r := j
+		if w.stable(j) {
+			r = n - 1
+		}
+		// Lints read the table as it is built.
+		if s.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
+			s.overflowAt, s.overflowWait = j, hi
+		}
+		if s.firstOverHour == 0 && nom.Cmp(hour) > 0 {
+			s.firstOverHour, s.overHourWait = j, sat(nom)
+		}
+		if s.lockstepFrom == 0 && s.hasJitterRange && w.cap != nil && lo.Cmp(w.cap) >= 0 {
+			s.lockstepFrom = j
+		}
+		// Starts of attempt j+1: previous start + duration + wait.
+		start.Add(start, dur).Add(start, lo)
+		latest.Add(latest, dur).Add(latest, hi)
+		s.Rows = append(s.Rows, Row{
+			From: j + 1, To: r + 1,
+			Wait: sat(nom), Min: sat(lo), Max: sat(hi),
+			Starts: sat(start), StartsLatest: sat(latest),
+		})
+		// Advance over the rest of the run: (r-j) more attempts of the same wait.
+		if k := r - j; k > 0 {
+			kk := new(big.Rat).SetInt64(k)
+			start.Add(start, new(big.Rat).Mul(kk, new(big.Rat).Add(dur, lo)))
+			latest.Add(latest, new(big.Rat).Mul(kk, new(big.Rat).Add(dur, hi)))
+		}
+		j = r + 1
+	}
+	if s.Truncated {
+		// Finish the sums exactly: the remaining retries j..n-1 of a Linear
+		// policy that has not reached its cap.
+		start, latest = s.finishLinear(w, j, n-1, start, latest, dur)
+	}
+	s.GivesUp = sat(new(big.Rat).Add(start, dur))
+	s.GivesUpLatest = sat(new(big.Rat).Add(latest, dur))
+	if opt.HasSeed || opt.Draws != nil {
+		s.Timeline = timeline(w, n, dur, opt)
+	}
+	return s
+}
+
+// finishLinear adds the waits of retries a..b of a Linear policy to the
+// starts, in closed form per bound: below the cap the sum of j·i·c, at it
+// the cap times the count. It also records the lints' facts on the way.
+func (s *Schedule) finishLinear(w *waits, a, b int64, start, latest, dur *big.Rat) (*big.Rat, *big.Rat) {
+	count := new(big.Rat).SetInt64(b - a + 1)
+	start = new(big.Rat).Add(start, new(big.Rat).Mul(count, dur))
+	latest = new(big.Rat).Add(latest, new(big.Rat).Mul(count, dur))
+	start.Add(start, linearSum(w.i, w.lo, w.cap, a, b))
+	latest.Add(latest, linearSum(w.i, w.hi, w.cap, a, b))
+	_, _, hi := w.at(b)
+	if s.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
+		// The first retry past the range: hi(j) = j·i·(1+f) > Max.
+		s.overflowAt = firstAbove(w.i, w.hi, maxTicksRat, a, b)
+		_, _, s.overflowWait = w.at(s.overflowAt)
+	}
+	nom, _, _ := w.at(b)
+	if s.firstOverHour == 0 && nom.Cmp(ratTicks(check.TicksPerHour)) > 0 {
+		s.firstOverHour = firstAbove(w.i, big.NewRat(1, 1), ratTicks(check.TicksPerHour), a, b)
+		nom, _, _ := w.at(s.firstOverHour)
+		s.overHourWait = sat(nom)
+	}
+	return start, latest
+}
+
+// linearSum is Σ_{j=a..b} min(j·i·c, cap) (cap nil: none), exact.
+func linearSum(i, c, cap *big.Rat, a, b int64) *big.Rat {
+	step := new(big.Rat).Mul(i, c)
+	if step.Sign() == 0 {
+		return new(big.Rat)
+	}
+	m := b // last j below the cap
+	if cap != nil {
+		// j·step < cap ⇔ j < cap/step.
+		q := new(big.Rat).Quo(cap, step)
+		fl := new(big.Int).Quo(q.Num(), q.Denom())
+		if new(big.Rat).SetInt(fl).Cmp(q) == 0 {
+			fl.Sub(fl, big.NewInt(1))
+		}
+		if fl.IsInt64() && fl.Int64() < m {
+			m = fl.Int64()
+		}
+	}
+	sum := new(big.Rat)
+	if m >= a {
+		// step · (a+m)(m-a+1)/2
+		t := new(big.Int).Mul(big.NewInt(a+m), big.NewInt(m-a+1))
+		sum.Mul(step, new(big.Rat).SetFrac(t, big.NewInt(2)))
+	}
+	if cap != nil && b > max(m, a-1) {
+		sum.Add(sum, new(big.Rat).Mul(cap, new(big.Rat).SetInt64(b-max(m, a-1))))
+	}
+	return sum
+}
+
+// firstAbove returns the least j in [a,b] with j·i·c > limit.
+func firstAbove(i, c, limit *big.Rat, a, b int64) int64 {
+	step := new(big.Rat).Mul(i, c)
+	if step.Sign() == 0 {
+		return b
+	}
+	q := new(big.Rat).Quo(limit, step)
+	fl := new(big.Int).Quo(q.Num(), q.Denom())
+	fl.Add(fl, big.NewInt(1))
+	if !fl.IsInt64() || fl.Int64() > b {
+		return b
+	}
+	return max(a, fl.Int64())
+}
+
+// timeline computes the concrete start of every attempt (at most
+// MaxTimeline) for replayed or seeded draws: draw u scales a wait w by
+// 1-f+2f·u, then the cap applies.
+func timeline(w *waits, n int64, dur *big.Rat, opt Options) []Ticks {
+	k := min(n, MaxTimeline)
+	out := make([]Ticks, 0, k)
+	out = append(out, 0)
+	d := newDrawer(opt)
+	start := new(big.Rat)
+	f := new(big.Rat).Sub(w.hi, big.NewRat(1, 1)) // the jitter fraction
+	for j := int64(1); j < k; j++ {
+		b := w.base(j)
+		wait := b
+		if f.Sign() > 0 {
+			u := new(big.Rat)
+			u.SetFloat64(d.next())
+			// 1 - f + 2f·u
+			scale := new(big.Rat).Sub(big.NewRat(1, 1), f)
+			scale.Add(scale, new(big.Rat).Mul(new(big.Rat).Mul(big.NewRat(2, 1), f), u))
+			wait = new(big.Rat).Mul(b, scale)
+		}
+		wait = w.capped(wait)
+		start.Add(start, dur).Add(start, wait)
+		out = append(out, sat(start))
+	}
+	return out
+}
