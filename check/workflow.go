@@ -13,7 +13,7 @@ import (
 type Consumer struct {
 	File     string
 	Src      *ast.File // the file, for quoting source in messages
-	Pos      diag.Pos // the milestone kind or the step call
+	Pos      diag.Pos  // the milestone kind or the step call
 	Workflow string
 	State    string
 	Slot     string // subscription alias, else event; "" for steps
