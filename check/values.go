@@ -281,3 +281,53 @@ func trimZeros(s string) string {
 	}
 	return s
 }
+
+var durationUnits = []struct {
+	name  string
+	ticks Ticks
+}{{"ms", TicksPerMillisecond}, {"d", TicksPerDay}, {"h", TicksPerHour}, {"m", TicksPerMinute}, {"s", TicksPerSecond}}
+
+// ParseDuration reads the compact form FormatTicks prints (`2s`, `1m4s`,
+// `1.5s`, `250ms`, `1d2h`), for command-line flags. It is exact and refuses
+// negative values and values beyond TimeSpan's range.
+func ParseDuration(s string) (Ticks, error) {
+	if s == "0" {
+		return 0, nil
+	}
+	orig := s
+	total := new(big.Rat)
+	if s == "" {
+		return 0, fmt.Errorf("empty duration: write it like 2s, 1m30s, 250ms or 1d")
+	}
+	for s != "" {
+		i := 0
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+			i++
+		}
+		if i == 0 {
+			return 0, fmt.Errorf("bad duration %q: write it like 2s, 1m30s, 250ms or 1d", orig)
+		}
+		n, ok := new(big.Rat).SetString(s[:i])
+		if !ok {
+			return 0, fmt.Errorf("bad number in duration %q", orig)
+		}
+		s = s[i:]
+		var unit Ticks
+		for _, u := range durationUnits {
+			if len(s) >= len(u.name) && s[:len(u.name)] == u.name {
+				unit = u.ticks
+				s = s[len(u.name):]
+				break
+			}
+		}
+		if unit == 0 {
+			return 0, fmt.Errorf("bad duration %q: each number needs a unit (d, h, m, s or ms)", orig)
+		}
+		total.Add(total, n.Mul(n, new(big.Rat).SetInt64(unit)))
+	}
+	q := new(big.Int).Quo(total.Num(), total.Denom())
+	if !q.IsInt64() {
+		return 0, fmt.Errorf("duration %q is beyond TimeSpan's range", orig)
+	}
+	return q.Int64(), nil
+}

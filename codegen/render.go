@@ -193,9 +193,9 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 		jit := s.Jitter != nil
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		if jit {
-			fmt.Fprintln(tw, "  attempt\twait\tleast\tmost\tstarts\tlatest\t")
+			fmt.Fprintln(tw, "  attempt\twait\tleast\tmost\tstarts\tlatest")
 		} else {
-			fmt.Fprintln(tw, "  attempt\twait\tstarts\t")
+			fmt.Fprintln(tw, "  attempt\twait\tstarts")
 		}
 		for _, r := range s.Rows {
 			att := fmt.Sprint(r.From)
@@ -211,9 +211,9 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 				if r.From == 1 {
 					lo, hi = "–", "–"
 				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t\n", att, wait, lo, hi, check.FormatTicks(r.Starts), check.FormatTicks(r.StartsLatest))
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", att, wait, lo, hi, check.FormatTicks(r.Starts), check.FormatTicks(r.StartsLatest))
 			} else {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t\n", att, wait, check.FormatTicks(r.Starts))
+				fmt.Fprintf(tw, "  %s\t%s\t%s\n", att, wait, check.FormatTicks(r.Starts))
 			}
 		}
 		if err := tw.Flush(); err != nil {

@@ -67,6 +67,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		return fmt.Errorf("%w (see `%s --help`)", err, c.CommandPath())
 	})
 	root.AddCommand(newCheckCmd(stdin, stdout, stderr))
+	root.AddCommand(newScheduleCmd(stdin, stdout, stderr))
 	root.AddCommand(newExplainCmd(stdout))
 	root.AddCommand(&cobra.Command{
 		Use:   "version",

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+type scheduleFlags struct {
+	format    string
+	duration  string
+	draws     string
+	seed      int64
+	stdinName string
+}
+
+func newScheduleCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var f scheduleFlags
+	cmd := &cobra.Command{
+		Use:   "schedule [flags] PATH...",
+		Short: "Print the resolved retry schedule of every milestone and durable step",
+		Long: `Schedule lowers every policy consumer — each milestone and each durable step —
+into its resolved schedule: the normalised policy, the budget counted both
+ways, and per attempt the wait before it and when it starts (LANGUAGE.md §6).
+
+A program with errors has no schedule: its diagnostics go to standard error
+and the exit status is 1.`,
+		Args: cobra.MinimumNArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"wf"}, cobra.ShellCompDirectiveFilterFileExt
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSchedule(cmd, f, args, stdin, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.duration, "attempt-duration", "0s", "how long each attempt of a durable step takes (2s, 1m30s, 250ms)")
+	fl.StringVar(&f.draws, "draws", "", "replay these uniform draws in [0,1) for jitter, comma-separated (adds the concrete timeline)")
+	fl.Int64Var(&f.seed, "seed", 0, "draw jitter pseudo-randomly from this seed (adds the concrete timeline)")
+	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input)")
+	cmd.MarkFlagsMutuallyExclusive("draws", "seed")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if f.format != "text" && f.format != "json" {
+		return fmt.Errorf("unknown --format %q: use text or json", f.format)
+	}
+	var opt codegen.Options
+	d, err := check.ParseDuration(f.duration)
+	if err != nil {
+		return fmt.Errorf("--attempt-duration: %w", err)
+	}
+	opt.AttemptDuration = d
+	if f.draws != "" {
+		for _, part := range strings.Split(f.draws, ",") {
+			u, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+			if err != nil || u < 0 || u >= 1 {
+				return fmt.Errorf("--draws: %q is not a number in [0,1)", part)
+			}
+			opt.Draws = append(opt.Draws, u)
+		}
+	}
+	if cmd.Flags().Changed("seed") {
+		opt.Seed, opt.HasSeed = uint64(f.seed), true
+	}
+	l := load(args, stdin, f.stdinName, stderr)
+	limitMemory(l)
+	a := analyze(l)
+	if errs, _ := diag.Counts(a.diags); errs > 0 {
+		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
+			return err
+		}
+		fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
+		fmt.Fprintln(stderr, "wfc: the program has errors, so it has no schedule")
+		if l.failed {
+			return exitError{exitUsage}
+		}
+		return exitError{exitFound}
+	}
+	ss := codegen.Lower(a.result, opt)
+	w := bufio.NewWriter(stdout)
+	if f.format == "json" {
+		err = codegen.WriteJSON(w, ss)
+	} else {
+		err = codegen.WriteText(w, ss)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if l.failed {
+		return exitError{exitUsage}
+	}
+	return nil
+}
