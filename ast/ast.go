@@ -21,6 +21,8 @@ type File struct {
 	Src   string
 	Decls []Decl
 	Range diag.Range
+	// Ignores are its `// wfc:ignore` comments.
+	Ignores []diag.Ignore
 	// Overwhelmed marks a file with more syntax errors than are reported
 	// (it is hardly source at all): its meaning is not checked.
 	Overwhelmed bool

@@ -1,5 +1,10 @@
 package diag
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Code documents one diagnostic code for `wfc explain`, the README's table
 // and SARIF rules. This table is the one place the list of codes lives; tests
 // check that each code has its explanation, a golden case and a README row,
@@ -21,6 +26,30 @@ func Lookup(code string) (Code, bool) {
 		}
 	}
 	return Code{}, false
+}
+
+// Help is the text of `wfc explain`: what the code means, why it matters, a
+// wrong example and the corrected one.
+func (c Code) Help() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s): %s\n\n", c.Code, c.Severity, c.Title)
+	b.WriteString(c.Explain + "\n\n")
+	b.WriteString("Wrong:\n\n" + indent(c.Wrong) + "\nRight:\n\n" + indent(c.Right))
+	return b.String()
+}
+
+func indent(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		switch line {
+		case "":
+		case "\n":
+			b.WriteString(line)
+		default:
+			b.WriteString("    " + line)
+		}
+	}
+	return b.String()
 }
 
 // wrap builds a small complete program around a workflow body.
@@ -216,4 +245,8 @@ var Codes = []Code{
 		"With full jitter a wait is drawn from [0, 2w): some runs retry immediately, against a dependency that has just failed.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(4).Jitter(1)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(4).Jitter(0.5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF317", Warning, "a `// wfc:ignore CODE` comment that silences nothing",
+		"`// wfc:ignore WF312 reason` on the line before a warning (or at the end of its line) silences that code there. An ignore that silences nothing — the warning is gone, the code is wrong, or it names an error, which cannot be ignored — is reported, so stale ignores do not pile up. The fix removes the comment.",
+		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  // wfc:ignore WF201 kept for the migration\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  terminal Done { }\n  // wfc:ignore WF201 kept for the migration\n  terminal Old { }\n")},
 }

@@ -72,6 +72,8 @@ type Result struct {
 	// Gaps holds the offsets of bytes dropped as WF003: a syntax error right
 	// after a gap is its consequence, and the parser stays quiet about it.
 	Gaps []int
+	// Ignores are the `// wfc:ignore CODE reason` comments.
+	Ignores []diag.Ignore
 }
 
 // Lex tokenizes src, the text of file. It never fails: problems are
@@ -101,7 +103,7 @@ func Lex(file string, src string) Result {
 			Range:   l.firstUnreported,
 		})
 	}
-	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps}
+	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps, Ignores: l.ignores}
 }
 
 // maxBadRuns is how many WF003 diagnostics one file reports one by one.
@@ -109,7 +111,8 @@ const maxBadRuns = 200
 
 // binary reports whether src looks like a binary file, and where its first
 // bad byte is: NUL, control or invalid UTF-8 bytes make up more than a tenth of
-// its first 8000 bytes (a text file with a stray bad byte is not binary).
+// its first 8000 bytes, and there are at least 16 of them (a text file with
+// a few stray bad bytes is not binary).
 func binary(src string) (int, bool) {
 	sample := src[:min(len(src), 8000)]
 	bad, first := 0, -1
@@ -130,7 +133,7 @@ func binary(src string) (int, bool) {
 		}
 		i += size
 	}
-	return first, len(sample) > 0 && bad*10 > len(sample)
+	return first, bad >= 16 && bad*10 > len(sample)
 }
 
 // posAt computes the position of byte offset at by scanning from the start
@@ -161,6 +164,8 @@ type lx struct {
 
 	unterminated []int
 	gaps         []int
+	ignores      []diag.Ignore
+	lastTokLine  int // line of the last token, to tell trailing comments
 
 	badRuns         int // WF003 runs seen
 	unreported      int // WF003 runs past maxBadRuns
@@ -176,7 +181,41 @@ func (l *lx) errAt(start diag.Pos, code, msg string) {
 	})
 }
 
+// comment records a `// wfc:ignore CODE… reason` line comment.
+func (l *lx) comment(start diag.Pos) {
+	text := l.src[start.Offset:l.i]
+	body := strings.TrimSpace(strings.TrimPrefix(text, "//"))
+	if !strings.HasPrefix(body, "wfc:ignore") {
+		return
+	}
+	ig := diag.Ignore{
+		File:     l.file,
+		Range:    diag.Range{Start: start, End: l.pos()},
+		Trailing: len(l.toks) > 0 && l.lastTokLine == int(start.Line),
+	}
+	if ig.Trailing {
+		s := int(start.Offset)
+		for s > 0 && (l.src[s-1] == ' ' || l.src[s-1] == '\t') {
+			s--
+		}
+		ig.Cut = diag.Range{Start: diag.MakePos(int(start.Line), int(start.Column)-(int(start.Offset)-s), s), End: ig.Range.End}
+	} else {
+		ig.Cut = diag.Range{Start: diag.MakePos(int(start.Line), 1, int(start.Offset)-int(start.Column)+1), End: ig.Range.End}
+		if l.i < len(l.src) && l.src[l.i] == '\n' {
+			ig.Cut.End = diag.MakePos(int(start.Line)+1, 1, l.i+1)
+		}
+	}
+	for _, f := range strings.FieldsFunc(strings.TrimPrefix(body, "wfc:ignore"), func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+		if len(f) != 5 || !strings.HasPrefix(f, "WF") || strings.Trim(f[2:], "0123456789") != "" {
+			break // the reason starts here
+		}
+		ig.Codes = append(ig.Codes, f)
+	}
+	l.ignores = append(l.ignores, ig)
+}
+
 func (l *lx) emit(start diag.Pos, k Kind, bad bool) {
+	l.lastTokLine = int(start.Line)
 	l.toks = append(l.toks, Token{Off: uint32(start.Offset), End: uint32(l.i), Line: uint32(start.Line), Col: uint32(start.Column), Kind: k, Bad: bad})
 }
 
@@ -238,9 +277,11 @@ func (l *lx) run() {
 		case c == '"':
 			l.str()
 		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '/':
+			start := l.pos()
 			for l.i < len(src) && src[l.i] != '\n' {
 				l.advanceRune()
 			}
+			l.comment(start)
 		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '*':
 			start := l.pos()
 			l.advanceASCII(2)

@@ -66,6 +66,7 @@ func Parse(files []Source, opt Options) (*ast.Program, []diag.Diagnostic) {
 		fp.diags.Items = res.Diags
 		fp.unterminated = res.Unterminated
 		fp.gaps = res.Gaps
+		fp.file.Ignores = res.Ignores
 		fp.chunks = fp.splitTop()
 		fps[i] = fp
 	})

@@ -4,7 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +20,8 @@ type checkFlags struct {
 	strict    bool
 	color     string
 	stdinName string
+	fix       bool
+	diff      bool
 }
 
 func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -41,16 +47,19 @@ Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 	fl.BoolVar(&f.strict, "strict", false, "warnings also fail (exit 1)")
 	fl.StringVar(&f.color, "color", "auto", "color: auto (only on a terminal), always or never")
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input) in diagnostics")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	fl.BoolVar(&f.fix, "fix", false, "apply the fixes that need no human decision, in place, then report what remains")
+	fl.BoolVar(&f.diff, "diff", false, "with --fix: print the changes as a unified diff instead of writing them")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	switch f.format {
-	case "text", "json":
-	default:
-		return fmt.Errorf("unknown --format %q: use text or json", f.format)
+	if !slices.Contains(formats, f.format) {
+		return fmt.Errorf("unknown --format %q: use %s", f.format, strings.Join(formats, ", "))
+	}
+	if f.diff && !f.fix {
+		return fmt.Errorf("--diff goes with --fix: `wfc check --fix --diff` prints the changes --fix would make")
 	}
 	color, err := useColor(f.color, stdout)
 	if err != nil {
@@ -60,9 +69,24 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	limitMemory(l)
 	a := analyze(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
+	if f.fix {
+		if a, err = fixFiles(l, a, f, w, stderr, osFS); err != nil {
+			return err
+		}
+		if f.diff {
+			if err := w.Flush(); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			return exitFor(l, a.diags, f.strict)
+		}
+	}
 	switch f.format {
 	case "json":
 		err = diag.WriteJSON(w, a.diags, len(l.order))
+	case "sarif":
+		err = diag.WriteSARIF(w, a.diags, l.bytes, diag.SARIFOptions{Version: version(), URI: artifactURI})
+	case "github":
+		err = diag.WriteGitHub(w, a.diags)
 	default:
 		err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{Color: color})
 		if err == nil {
@@ -76,6 +100,93 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return exitFor(l, a.diags, f.strict)
+}
+
+// formats are the values of --format.
+var formats = []string{"text", "json", "sarif", "github"}
+
+// fixRounds bounds how often --fix re-checks and fixes again: a fix can
+// uncover another (deleting a duplicate member lets a lint run on the policy).
+const fixRounds = 10
+
+// fixFiles applies the machine-applicable fixes (or, with --diff, prints
+// them) and returns the analysis of the program as fixed. It fixes, re-checks
+// and fixes again until nothing is left to fix, all in memory, and then
+// writes each changed file once.
+func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Writer, fsys fileSystem) (*analysis, error) {
+	orig := map[string]string{}
+	codes := map[string][]string{}
+	notes := stderr
+	for round := 0; round < fixRounds; round++ {
+		plans := planFixes(l, a.diags, notes)
+		notes = io.Discard // say why a file is left alone once
+		n := 0
+		for _, p := range plans {
+			if l.fromStdin && p.file == f.stdinName && !f.diff {
+				if round == 0 {
+					fmt.Fprintf(stderr, "wfc: not fixing %s: standard input cannot be fixed in place (use --diff)\n", p.file)
+				}
+				continue
+			}
+			if _, ok := orig[p.file]; !ok {
+				orig[p.file] = p.old
+			}
+			codes[p.file] = append(codes[p.file], p.codes...)
+			l.replace(p.file, p.new)
+			n++
+		}
+		if n == 0 {
+			break
+		}
+		a = analyze(l)
+	}
+	changed := false
+	for _, name := range l.order {
+		old, ok := orig[name]
+		if !ok {
+			continue
+		}
+		p := fixPlan{file: name, old: old, new: l.bytes[name], codes: codes[name]}
+		slices.Sort(p.codes)
+		if f.diff {
+			if _, err := io.WriteString(w, unifiedDiff(p.file, p.old, p.new)); err != nil {
+				return nil, fmt.Errorf("writing output: %w", err)
+			}
+			continue
+		}
+		if err := fsys.writeAtomic(p.file, p.new); err != nil {
+			fmt.Fprintf(stderr, "wfc: could not fix %s: %v; the file is unchanged\n", p.file, err)
+			l.failed = true
+			l.replace(p.file, p.old)
+			changed = true
+			continue
+		}
+		fmt.Fprintf(stderr, "wfc: fixed %s: %s\n", p.file, describeFix(p))
+	}
+	if changed {
+		a = analyze(l)
+	}
+	return a, nil
+}
+
+// artifactURI makes a file name a repository-relative URI for SARIF: paths
+// are made relative to the working directory (the repository root in CI)
+// where they lie inside it, and escaped as URI paths.
+func artifactURI(file string) string {
+	p := file
+	if filepath.IsAbs(p) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+				p = rel
+			}
+		}
+	}
+	p = filepath.ToSlash(filepath.Clean(p))
+	u := url.URL{Path: p}
+	if filepath.IsAbs(file) && p == filepath.ToSlash(filepath.Clean(file)) {
+		u.Scheme = "file"
+	}
+	return u.String()
 }
 
 // exitFor returns the exit status of LANGUAGE.md §8 as an error for cobra.

@@ -31,31 +31,8 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 			if !ok {
 				return fmt.Errorf("unknown code %q: codes run from WF001 to %s (see README.md)", args[0], diag.Codes[len(diag.Codes)-1].Code)
 			}
-			_, err := io.WriteString(stdout, explainText(c))
+			_, err := io.WriteString(stdout, c.Help())
 			return err
 		},
 	}
-}
-
-func explainText(c diag.Code) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s): %s\n\n", c.Code, c.Severity, c.Title)
-	b.WriteString(c.Explain + "\n\n")
-	b.WriteString("Wrong:\n\n" + indent(c.Wrong) + "\nRight:\n\n" + indent(c.Right))
-	return b.String()
-}
-
-func indent(s string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if line == "" {
-			continue
-		}
-		if line == "\n" {
-			b.WriteString(line)
-			continue
-		}
-		b.WriteString("    " + line)
-	}
-	return b.String()
 }

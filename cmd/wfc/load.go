@@ -25,6 +25,18 @@ type loaded struct {
 	bytes   diag.Sources
 	order   []string // file names in path order
 	failed  bool     // some path could not be read (exit 2)
+	// fromStdin: one of the files is standard input.
+	fromStdin bool
+}
+
+// replace swaps a file's text (after --fix) so the program can be re-checked.
+func (l *loaded) replace(name, src string) {
+	for i := range l.sources {
+		if l.sources[i].Name == name {
+			l.sources[i].Src = src
+		}
+	}
+	l.bytes[name] = src
 }
 
 // load reads PATH... arguments: files, directories (recursively *.wf,
@@ -54,6 +66,7 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 				continue
 			}
 			usedStdin = true
+			l.fromStdin = true
 			b, err := readAll(stdin)
 			if err != nil {
 				fail("cannot read standard input: %v", err)
@@ -169,5 +182,13 @@ func analyze(l *loaded) *analysis {
 	res := check.Check(prog)
 	ds = append(ds, res.Diags...)
 	ds = append(ds, codegen.Lints(res)...)
+	var ignores []diag.Ignore
+	for _, f := range prog.Files {
+		ignores = append(ignores, f.Ignores...)
+	}
+	ds = diag.Suppress(ds, ignores, func(code string) bool {
+		c, ok := diag.Lookup(code)
+		return !ok || c.Severity == diag.Error
+	})
 	return &analysis{prog: prog, result: res, diags: diag.Sort(ds, l.order)}
 }

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// fileSystem is what --fix needs of the OS; tests replace it to make a
+// write fail half-way.
+type fileSystem struct {
+	createTemp func(dir, pattern string) (*os.File, error)
+	rename     func(oldpath, newpath string) error
+}
+
+var osFS = fileSystem{createTemp: os.CreateTemp, rename: os.Rename}
+
+// fixPlan is what --fix does to one file.
+type fixPlan struct {
+	file  string
+	old   string
+	new   string
+	codes []string // the codes fixed, one per fix applied
+}
+
+// syntaxCodes mark a file --fix never touches: its tree is not what the user wrote.
+var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "WF004": true, "WF005": true}
+
+// planFixes collects, per file, the machine-applicable fix of each
+// diagnostic. A file with syntax errors or with overlapping edits is left
+// alone, and said so on stderr.
+func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
+	type fileEdits struct {
+		edits []diag.Edit
+		codes []string
+		bad   string
+	}
+	per := map[string]*fileEdits{}
+	get := func(f string) *fileEdits {
+		if per[f] == nil {
+			per[f] = &fileEdits{}
+		}
+		return per[f]
+	}
+	for _, d := range ds {
+		fe := get(d.File)
+		if syntaxCodes[d.Code] {
+			fe.bad = "it has syntax errors"
+			continue
+		}
+		for _, f := range d.Fixes {
+			if !f.MachineApplicable || len(f.Edits) == 0 {
+				continue
+			}
+			if slices.ContainsFunc(f.Edits, func(e diag.Edit) bool { return e.File != d.File }) {
+				continue
+			}
+			fe.edits = append(fe.edits, f.Edits...)
+			fe.codes = append(fe.codes, d.Code)
+			break // one fix per diagnostic
+		}
+	}
+	var plans []fixPlan
+	for _, name := range l.order {
+		fe := per[name]
+		if fe == nil || len(fe.edits) == 0 {
+			continue
+		}
+		if fe.bad != "" {
+			fmt.Fprintf(stderr, "wfc: not fixing %s: %s\n", name, fe.bad)
+			continue
+		}
+		edits := slices.Clone(fe.edits)
+		slices.SortFunc(edits, func(a, b diag.Edit) int { return int(a.Range.Start.Offset - b.Range.Start.Offset) })
+		overlap := false
+		for i := 1; i < len(edits); i++ {
+			if edits[i].Range.Start.Offset < edits[i-1].Range.End.Offset ||
+				edits[i].Range.Start.Offset == edits[i-1].Range.Start.Offset {
+				overlap = true
+			}
+		}
+		if overlap {
+			fmt.Fprintf(stderr, "wfc: not fixing %s: its fixes overlap; apply them by hand, or fix one and run again\n", name)
+			continue
+		}
+		out, err := diag.ApplyEdits(l.bytes[name], edits)
+		if err != nil {
+			fmt.Fprintf(stderr, "wfc: not fixing %s: %v\n", name, err)
+			continue
+		}
+		slices.Sort(fe.codes)
+		plans = append(plans, fixPlan{file: name, old: l.bytes[name], new: out, codes: fe.codes})
+	}
+	return plans
+}
+
+// writeAtomic replaces path with data: a temporary file in the same
+// directory, synced, given the original's mode, then renamed over it. On any
+// failure the original is untouched and the temporary file removed.
+func (fsys fileSystem) writeAtomic(path, data string) (err error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := fsys.createTemp(filepath.Dir(path), "."+filepath.Base(path)+".wfc-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = io.WriteString(tmp, data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(info.Mode().Perm()); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return fsys.rename(tmp.Name(), path)
+}
+
+// describeFix says what a plan changed: "3 fixes (WF202, WF303 ×2)".
+func describeFix(p fixPlan) string {
+	var parts []string
+	for i := 0; i < len(p.codes); {
+		j := i
+		for j < len(p.codes) && p.codes[j] == p.codes[i] {
+			j++
+		}
+		if j-i > 1 {
+			parts = append(parts, fmt.Sprintf("%s ×%d", p.codes[i], j-i))
+		} else {
+			parts = append(parts, p.codes[i])
+		}
+		i = j
+	}
+	n := len(p.codes)
+	word := "fixes"
+	if n == 1 {
+		word = "fix"
+	}
+	return fmt.Sprintf("%d %s (%s)", n, word, strings.Join(parts, ", "))
+}
+
+// unifiedDiff renders the change from old to new as a unified diff with three
+// lines of context. Lines are compared whole: common leading and trailing
+// lines of each hunk are context, the rest is removed and added.
+func unifiedDiff(name, old, new string) string {
+	a, b := splitLines(old), splitLines(new)
+	// Find changed regions with a line LCS-free scan: the edits of wfc's
+	// fixes are few and local, so a prefix/suffix split per region suffices.
+	var out strings.Builder
+	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", name, name)
+	i, j, prevEnd := 0, 0, 0
+	for i < len(a) || j < len(b) {
+		// Skip equal lines.
+		if i < len(a) && j < len(b) && a[i] == b[j] {
+			i, j = i+1, j+1
+			continue
+		}
+		// A change starts at (i, j): find where the texts meet again, the
+		// nearest (i2, j2) with a run of 3 equal lines (or the ends).
+		i2, j2 := resync(a, b, i, j)
+		// Hunk with up to 3 lines of context before and after.
+		cs := max(prevEnd, i-3)
+		ce := min(len(a), i2+3)
+		ctxBefore := a[cs:i]
+		ctxAfter := a[i2:ce]
+		// Merge following changes that start within the trailing context.
+		removed, added := append([]string(nil), a[i:i2]...), append([]string(nil), b[j:j2]...)
+		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", cs+1, len(ctxBefore)+len(removed)+len(ctxAfter), j-len(ctxBefore)+1, len(ctxBefore)+len(added)+len(ctxAfter))
+		for _, l := range ctxBefore {
+			out.WriteString(" " + l + "\n")
+		}
+		for _, l := range removed {
+			out.WriteString("-" + l + "\n")
+		}
+		for _, l := range added {
+			out.WriteString("+" + l + "\n")
+		}
+		for _, l := range ctxAfter {
+			out.WriteString(" " + l + "\n")
+		}
+		i, j, prevEnd = ce, j2+(ce-i2), ce
+	}
+	return out.String()
+}
+
+// resync finds the first (i2, j2) at or after (i, j) where a and b agree for
+// three lines (or both end), searching by increasing distance.
+func resync(a, b []string, i, j int) (int, int) {
+	agree := func(x, y int) bool {
+		for k := 0; k < 3; k++ {
+			if x+k >= len(a) || y+k >= len(b) {
+				return x+k >= len(a) && y+k >= len(b)
+			}
+			if a[x+k] != b[y+k] {
+				return false
+			}
+		}
+		return true
+	}
+	for d := 0; d <= len(a)-i+len(b)-j; d++ {
+		for di := 0; di <= d; di++ {
+			x, y := i+di, j+d-di
+			if x <= len(a) && y <= len(b) && agree(x, y) {
+				return x, y
+			}
+		}
+	}
+	return len(a), len(b)
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}

@@ -1,0 +1,238 @@
+package diag
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// SARIFOptions describe the tool and map file names to artifact URIs.
+type SARIFOptions struct {
+	Version string
+	// URI maps a file name as reported to a repository-relative URI.
+	URI func(file string) string
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool     `json:"tool"`
+	ColumnKind string        `json:"columnKind"`
+	Results    []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID                   string      `json:"id"`
+	Name                 string      `json:"name"`
+	ShortDescription     sarifText   `json:"shortDescription"`
+	FullDescription      sarifText   `json:"fullDescription"`
+	Help                 sarifText   `json:"help"`
+	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifRegion struct {
+	StartLine   int32 `json:"startLine"`
+	StartColumn int32 `json:"startColumn"`
+	EndLine     int32 `json:"endLine"`
+	EndColumn   int32 `json:"endColumn"`
+	ByteOffset  int32 `json:"byteOffset"`
+	ByteLength  int32 `json:"byteLength"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifLocation struct {
+	ID               *int          `json:"id,omitempty"`
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	Message          *sarifText    `json:"message,omitempty"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion `json:"deletedRegion"`
+	InsertedContent sarifText   `json:"insertedContent"`
+}
+
+type sarifChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifFix struct {
+	Description     sarifText     `json:"description"`
+	ArtifactChanges []sarifChange `json:"artifactChanges"`
+	Properties      sarifFixProps `json:"properties"`
+}
+
+type sarifFixProps struct {
+	MachineApplicable bool `json:"machineApplicable"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Fixes               []sarifFix        `json:"fixes,omitempty"`
+}
+
+func region(r Range) sarifRegion {
+	return sarifRegion{
+		StartLine: r.Start.Line, StartColumn: r.Start.Column,
+		EndLine: r.End.Line, EndColumn: r.End.Column,
+		ByteOffset: r.Start.Offset, ByteLength: r.End.Offset - r.Start.Offset,
+	}
+}
+
+func level(s Severity) string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// WriteSARIF writes diagnostics as a SARIF 2.1.0 log that GitHub code
+// scanning accepts: one run, a rule per code of the catalogue, and per result
+// its region, related locations, fixes and a partial fingerprint that does
+// not change when unrelated lines move (it hashes the code, the file, the
+// message and the text of the flagged line, not line numbers).
+func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) error {
+	uri := opt.URI
+	if uri == nil {
+		uri = func(f string) string { return f }
+	}
+	run := sarifRun{ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
+	run.Tool.Driver = sarifDriver{Name: "wfc", Version: opt.Version, InformationURI: "https://github.com/wfc-lang/wfc"}
+	index := map[string]int{}
+	for i, c := range Codes {
+		index[c.Code] = i
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+			ID: c.Code, Name: ruleName(c.Title),
+			ShortDescription:     sarifText{c.Title},
+			FullDescription:      sarifText{c.Explain},
+			Help:                 sarifText{c.Help()},
+			DefaultConfiguration: sarifConfig{level(c.Severity)},
+		})
+	}
+	seen := map[string]int{}
+	for _, d := range ds {
+		res := sarifResult{
+			RuleID: d.Code, RuleIndex: index[d.Code], Level: level(d.Severity),
+			Message: sarifText{d.Message},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+				ArtifactLocation: sarifArtifact{uri(d.File)}, Region: region(d.Range)}}},
+		}
+		for i, rel := range d.Related {
+			id := i + 1
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{
+				ID:               &id,
+				PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{uri(rel.File)}, Region: region(rel.Range)},
+				Message:          &sarifText{rel.Message},
+			})
+		}
+		for _, f := range d.Fixes {
+			sf := sarifFix{Description: sarifText{f.Title}, Properties: sarifFixProps{f.MachineApplicable}}
+			byFile := map[string]int{}
+			for _, e := range f.Edits {
+				k, ok := byFile[e.File]
+				if !ok {
+					k = len(sf.ArtifactChanges)
+					byFile[e.File] = k
+					sf.ArtifactChanges = append(sf.ArtifactChanges, sarifChange{ArtifactLocation: sarifArtifact{uri(e.File)}})
+				}
+				sf.ArtifactChanges[k].Replacements = append(sf.ArtifactChanges[k].Replacements,
+					sarifReplacement{DeletedRegion: region(e.Range), InsertedContent: sarifText{e.NewText}})
+			}
+			if len(sf.ArtifactChanges) > 0 {
+				res.Fixes = append(res.Fixes, sf)
+			}
+		}
+		// The fingerprint: what is flagged, not where it is; a counter tells
+		// identical findings in one file apart.
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", d.Code, uri(d.File), d.Message, strings.TrimSpace(lineOf(src[d.File], int(d.Range.Start.Offset))))
+		sum := hex.EncodeToString(h.Sum(nil))[:32]
+		seen[sum]++
+		res.PartialFingerprints = map[string]string{"wfcFinding/v1": fmt.Sprintf("%s:%d", sum, seen[sum])}
+		run.Results = append(run.Results, res)
+	}
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{run},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(log)
+}
+
+// lineOf returns the line of src that contains byte offset off.
+func lineOf(src string, off int) string {
+	if off > len(src) {
+		off = len(src)
+	}
+	start := strings.LastIndexByte(src[:off], '\n') + 1
+	end := strings.IndexByte(src[off:], '\n')
+	if end < 0 {
+		return src[start:]
+	}
+	return src[start : off+end]
+}
+
+// ruleName turns a title into a PascalCase rule name ("duplicate name" →
+// "DuplicateName"), as SARIF viewers show it.
+func ruleName(title string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range title {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			if up && r >= 'a' && r <= 'z' {
+				r -= 'a' - 'A'
+			}
+			b.WriteRune(r)
+			up = false
+		case r == ':' || r == ',' || r == '(':
+			return b.String()
+		default:
+			up = true
+		}
+	}
+	return b.String()
+}
