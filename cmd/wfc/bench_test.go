@@ -1,0 +1,68 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/corpus"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+func corpusLoaded(lines, files int) (*loaded, int64) {
+	l := &loaded{bytes: diag.Sources{}}
+	var n int64
+	for _, f := range corpus.Generate(lines, files) {
+		l.sources = append(l.sources, parser.Source{Name: f.Name, Src: f.Src})
+		l.bytes[f.Name] = f.Src
+		l.order = append(l.order, f.Name)
+		n += int64(len(f.Src))
+	}
+	return l, n
+}
+
+// BenchmarkCheck is `wfc check` without I/O: parse, check, lint, sort, on
+// 100,000 lines in 100 files (the figure the front-end issue names).
+func BenchmarkCheck(b *testing.B) {
+	l, n := corpusLoaded(100000, 100)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := analyze(l); len(a.diags) != 0 {
+			b.Fatal(codesOf(a.diags))
+		}
+	}
+}
+
+// BenchmarkCheckOneFile: the same corpus as one file.
+func BenchmarkCheckOneFile(b *testing.B) {
+	l, n := corpusLoaded(100000, 1)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		analyze(l)
+	}
+}
+
+// BenchmarkParseOnly and BenchmarkCheckOnly split BenchmarkCheck in two, so
+// the checker's share of the time is visible (it must stay well under half
+// of parsing).
+func BenchmarkParseOnly(b *testing.B) {
+	l, n := corpusLoaded(100000, 100)
+	b.SetBytes(n)
+	for b.Loop() {
+		parser.Parse(l.sources, parser.Options{})
+	}
+}
+
+func BenchmarkCheckOnly(b *testing.B) {
+	l, n := corpusLoaded(100000, 100)
+	prog, _ := parser.Parse(l.sources, parser.Options{})
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		res := check.Check(prog)
+		codegen.Lints(res)
+	}
+}
