@@ -12,11 +12,41 @@ import (
 // in a workflow, `subscribe on` in a state), whatever the depth: a missing
 // `}` then costs one diagnostic, not the rest of the file.
 
+// brackets tracks open brackets. A closer pops to its matching opener, so a
+// missing `)` inside braces does not swallow the `}` that closes them.
+type brackets []byte
+
+func opener(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
+}
+
+// close pops to the opener matching c and reports whether there was one.
+func (b *brackets) close(c byte) bool {
+	want := opener(c)
+	for k := len(*b) - 1; k >= 0; k-- {
+		if (*b)[k] == want {
+			*b = (*b)[:k]
+			return true
+		}
+		if (*b)[k] == '{' && want != '{' {
+			return false // a `)` never closes past a `{`
+		}
+	}
+	return false
+}
+
 // splitTop splits the whole file into top-level declarations.
 func (fp *fileParser) splitTop() []span {
 	var out []span
 	n := len(fp.toks) - 1 // the last token is EOF
-	lo, depth := 0, 0
+	lo := 0
+	var open brackets
 	attrsOnly := false // the chunk so far is attribute lists (`[A] [B]`)
 	for i := 0; i < n; i++ {
 		t := fp.toks[i]
@@ -26,11 +56,11 @@ func (fp *fileParser) splitTop() []span {
 				if i > lo {
 					out = append(out, span{lo, i})
 				}
-				lo, depth, attrsOnly = i, 0, false
+				lo, open, attrsOnly = i, open[:0], false
 			case "entity":
 				if i > lo && !attrsOnly {
 					out = append(out, span{lo, i})
-					lo, depth = i, 0
+					lo, open = i, open[:0]
 				}
 				attrsOnly = false
 			}
@@ -39,35 +69,32 @@ func (fp *fileParser) splitTop() []span {
 		if t.Kind != lexer.Punct {
 			continue
 		}
-		switch fp.src[t.Off] {
+		switch c := fp.src[t.Off]; c {
 		case '[':
-			if depth == 0 && (i == lo || attrsOnly) {
-				if i == lo {
-					attrsOnly = true
-				}
+			if len(open) == 0 && i == lo {
+				attrsOnly = true
 			}
-			depth++
+			open = append(open, c)
 		case '(', '{':
-			depth++
+			open = append(open, c)
 		case ')', ']':
-			depth = max(0, depth-1)
+			open.close(c)
 		case '}':
-			if depth == 0 {
+			if !open.close(c) {
 				// A stray `}`: a chunk of its own, reported as unexpected.
 				if i > lo {
 					out = append(out, span{lo, i})
 				}
 				out = append(out, span{i, i + 1})
-				lo, attrsOnly = i+1, false
+				lo, attrsOnly, open = i+1, false, open[:0]
 				continue
 			}
-			depth--
-			if depth == 0 && !attrsOnly {
+			if len(open) == 0 && !attrsOnly {
 				out = append(out, span{lo, i + 1})
 				lo = i + 1
 			}
 		case ';':
-			if depth == 0 && !attrsOnly {
+			if len(open) == 0 && !attrsOnly {
 				out = append(out, span{lo, i + 1})
 				lo = i + 1
 			}
@@ -84,38 +111,39 @@ func (fp *fileParser) splitTop() []span {
 // of the `}` that closes the body (hi if there is none).
 func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, int) {
 	var out []span
-	start, depth := lo, 0
+	start := lo
+	var open brackets
 	for i := lo; i < hi; i++ {
 		t := fp.toks[i]
 		if t.Kind == lexer.Keyword && starts(fp.text(i)) {
 			if i > start {
 				out = append(out, span{start, i})
 			}
-			start, depth = i, 0
+			start, open = i, open[:0]
 			continue
 		}
 		if t.Kind != lexer.Punct {
 			continue
 		}
-		switch fp.src[t.Off] {
+		switch c := fp.src[t.Off]; c {
 		case '(', '[', '{':
-			depth++
+			open = append(open, c)
 		case ')', ']':
-			depth = max(0, depth-1)
+			open.close(c)
 		case '}':
-			if depth == 0 {
+			if !open.close(c) {
+				// No `{` open in this member: the `}` closes the body.
 				if i > start {
 					out = append(out, span{start, i})
 				}
 				return out, i
 			}
-			depth--
-			if depth == 0 {
+			if len(open) == 0 {
 				out = append(out, span{start, i + 1})
 				start = i + 1
 			}
 		case ';':
-			if depth == 0 {
+			if len(open) == 0 {
 				out = append(out, span{start, i + 1})
 				start = i + 1
 			}
@@ -268,6 +296,15 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			}
 			return
 		}
+		// A handler whose body failed: recover statement by statement, so
+		// every broken statement is reported and the others still count.
+		if cp.is(it.lo, "on") {
+			if h := cp.salvageHandler(it); h != nil {
+				st.Bad = true
+				st.Handlers = append(st.Handlers, h)
+				return
+			}
+		}
 		what := "state item"
 		switch {
 		case cp.is(it.lo, "subscribe"):
@@ -311,4 +348,121 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			st.Settings = append(st.Settings, &ast.Setting{Range: cp.spanRange(it.lo, it.hi), Name: id})
 		}
 	}
+}
+
+// matching returns the index of the bracket closing the one at open, or -1
+// when it is not closed by its own kind.
+func (cp *chunkParser) matching(open, hi int) int {
+	var stack brackets
+	for i := open; i < hi; i++ {
+		if cp.toks[i].Kind != lexer.Punct {
+			continue
+		}
+		switch c := cp.src[cp.toks[i].Off]; c {
+		case '(', '[', '{':
+			stack = append(stack, c)
+		case ')', ']', '}':
+			if len(stack) == 0 || stack[len(stack)-1] != opener(c) {
+				return -1
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// salvageHandler re-parses `on Name[(params)] { statements }` piece by
+// piece after the whole failed: the header, then each statement of the
+// body on its own. It returns nil when the shape is too broken to split
+// (then the caller reports the original error).
+func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
+	name := cp.ident(it.lo + 1)
+	if name == nil {
+		return nil
+	}
+	h := &ast.Handler{Range: cp.spanRange(it.lo, it.hi), Name: name, Bad: true}
+	open := it.lo + 2
+	if open < it.hi && cp.is(open, "(") {
+		closeP := cp.matching(open, it.hi)
+		if closeP < 0 {
+			return nil
+		}
+		ps := span{open, closeP + 1}
+		if g, err := getParsers().params.ParseFromLexer(cp.stream(ps)); err != nil {
+			cp.reportParse(err, ps, "handler")
+		} else {
+			h.Params = cp.convParams(g)
+		}
+		open = closeP + 1
+	}
+	if open >= it.hi || !cp.is(open, "{") {
+		return nil
+	}
+	closeB := cp.matching(open, it.hi)
+	if closeB < 0 {
+		return nil
+	}
+	body := &ast.Block{Range: cp.spanRange(open, closeB+1), Bad: true}
+	h.Body = body
+	for _, s := range cp.splitStatements(open+1, closeB) {
+		if !cp.checkNesting(s) {
+			continue
+		}
+		g, err := getParsers().stmt.ParseFromLexer(cp.stream(s))
+		if err != nil {
+			cp.reportParse(err, s, "statement")
+			continue
+		}
+		if st := cp.convStmt(g); st != nil {
+			body.Stmts = append(body.Stmts, st)
+		}
+	}
+	if closeB+1 < it.hi {
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the body of `on "+name.Name+"`: expected a state item (`subscribe …`, `on …`) or `}`")
+	}
+	return h
+}
+
+// splitStatements splits a block body [lo, hi) after each `;` and each `}`
+// that brings the depth back to zero.
+func (cp *chunkParser) splitStatements(lo, hi int) []span {
+	var out []span
+	start := lo
+	var open brackets
+	for i := lo; i < hi; i++ {
+		t := cp.toks[i]
+		// After a call's `)` at depth 0 only `;` or a step's `{` may follow;
+		// a name or a keyword there starts the next statement (`;` missing).
+		if i > start && len(open) == 0 && (t.Kind == lexer.Ident || t.Kind == lexer.Keyword) && cp.is(i-1, ")") {
+			out = append(out, span{start, i})
+			start = i
+		}
+		if t.Kind != lexer.Punct {
+			continue
+		}
+		switch c := cp.src[t.Off]; c {
+		case '(', '[', '{':
+			open = append(open, c)
+		case ')', ']':
+			open.close(c)
+		case '}':
+			open.close(c)
+			if len(open) == 0 {
+				out = append(out, span{start, i + 1})
+				start = i + 1
+			}
+		case ';':
+			if len(open) == 0 {
+				out = append(out, span{start, i + 1})
+				start = i + 1
+			}
+		}
+	}
+	if start < hi {
+		out = append(out, span{start, hi})
+	}
+	return out
 }

@@ -267,6 +267,7 @@ type parsers struct {
 	member    *participle.Parser[gMember]
 	stateItem *participle.Parser[gStateItem]
 	stmt      *participle.Parser[gStmt]
+	params    *participle.Parser[gParams]
 }
 
 var getParsers = sync.OnceValue(func() *parsers {
@@ -277,5 +278,6 @@ var getParsers = sync.OnceValue(func() *parsers {
 		member:    participle.MustBuild[gMember](opts...),
 		stateItem: participle.MustBuild[gStateItem](opts...),
 		stmt:      participle.MustBuild[gStmt](opts...),
+		params:    participle.MustBuild[gParams](opts...),
 	}
 })

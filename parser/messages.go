@@ -36,6 +36,11 @@ func (cp *chunkParser) expectMessage(i int, s span, expect, what string) string 
 		want = "an enum member name or `}`"
 	case ptext == "(" && (what == "event" || what == "subscription" || what == "handler") && want == "`)`":
 		want = "a parameter (`Type name`) or `)`"
+	case want == "`)`" && (pt.Kind == lexer.Ident || pt.Kind == lexer.Int || pt.Kind == lexer.Decimal || pt.Kind == lexer.String || ptext == ")" || ptext == "true" || ptext == "false"):
+		// After an argument or a parameter, a list goes on with `,`.
+		want = "`,` or `)`"
+	case what == "statement" && ptext == ")" && want == "":
+		want = "`;` (or `{ … }` for a durable step)"
 	case ptext == "=" && want == "":
 		want = "a value"
 	case want == "":
@@ -103,6 +108,8 @@ func genericWant(what string) string {
 		return "a workflow member (`Name = value;`, `event`, `state` or `terminal`)"
 	case "state item":
 		return "a state item (`Name = value;`, `subscribe …` or `on …`)"
+	case "statement":
+		return "a statement (`goto State;`, `default { … }`, a case `Member { … }` or a call)"
 	}
 	return "something else"
 }
