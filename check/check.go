@@ -162,14 +162,15 @@ func (s *scope) declare(id *ast.Ident) bool {
 // suggest returns "; did you mean `x`?" for the closest candidate, or "".
 func suggest(name string, candidates []string) string {
 	best, bestD := "", -1
-	limit := max(1, len(name)/3)
+	limit := max(1, (len(name)+1)/3)
 	sort.Strings(candidates)
 	for _, cand := range candidates {
 		if cand == name {
 			continue
 		}
 		d := levenshtein(strings.ToLower(name), strings.ToLower(cand))
-		if d <= limit && (bestD < 0 || d < bestD) {
+		// Ties go to the longer common prefix: `FromSecs` → `FromSeconds`.
+		if d <= limit && (bestD < 0 || d < bestD || d == bestD && commonPrefix(name, cand) > commonPrefix(name, best)) {
 			best, bestD = cand, d
 		}
 	}
@@ -179,6 +180,17 @@ func suggest(name string, candidates []string) string {
 	return fmt.Sprintf("; did you mean `%s`?", best)
 }
 
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// levenshtein is the optimal-string-alignment distance: insertions,
+// deletions, substitutions and transpositions of neighbours (`Strat` is one
+// step from `Start`).
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	if len(ra) > 64 || len(rb) > 64 {
@@ -187,6 +199,8 @@ func levenshtein(a, b string) int {
 		}
 		return 1 << 20
 	}
+	// d[i][j] over three rolling rows.
+	pp := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -200,8 +214,11 @@ func levenshtein(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		pp, prev, cur = prev, cur, pp
 	}
 	return prev[len(rb)]
 }

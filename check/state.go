@@ -48,8 +48,12 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 	// Subscriptions: slots of this state.
 	slots := map[string]*ast.Subscribe{}
 	slotScope := c.newScope("subscription")
+	unknownEvent := false // a WF104 here may be what a handler meant
 	for _, sub := range s.Subscribes {
 		ev, known := wc.events[sub.Event.Name]
+		if !known {
+			unknownEvent = true
+		}
 		if !known && !wc.w.Bad {
 			c.errorf(sub.Event.Range, "WF104", "`subscribe %s`: workflow `%s` declares no event `%s`%s", sub.Event.Name, wc.w.Name.Name, sub.Event.Name, suggestEvent(sub.Event.Name, wc))
 		}
@@ -82,7 +86,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 		}
 		sub, ok := slots[h.Name.Name]
 		if !ok {
-			if !s.Bad {
+			if !s.Bad && !unknownEvent {
 				var names []string
 				for k := range slots {
 					names = append(names, k)

@@ -55,3 +55,22 @@ func TestParseDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestSuggest(t *testing.T) {
+	tests := []struct {
+		name  string
+		cands []string
+		want  string
+	}{
+		{"Strat", []string{"Start", "Stop"}, "; did you mean `Start`?"},
+		{"Runing", []string{"Running", "Queued"}, "; did you mean `Running`?"},
+		{"FromSecs", []string{"FromDays", "FromSeconds", "FromMinutes"}, "; did you mean `FromSeconds`?"},
+		{"Xyz", []string{"Start"}, ""},
+		{"Start", []string{"Start"}, ""},
+	}
+	for _, tt := range tests {
+		if got := suggest(tt.name, tt.cands); got != tt.want {
+			t.Errorf("suggest(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -188,6 +188,17 @@ func (c *checker) paramsMatch(ps *ast.Params, ev *ast.Event, what string) {
 	if ps == nil || ev == nil || ev.Bad || ev.Params == nil {
 		return
 	}
+	// An unknown type is the root cause: say that (WF102), not a mismatch.
+	unknown := false
+	for _, p := range ps.List {
+		if p.Type != nil && p.Type.Name != nil && !builtinTypes[p.Type.Name.Name] && c.decls[p.Type.Name.Name] == nil {
+			c.typeRef(p.Type)
+			unknown = true
+		}
+	}
+	if unknown {
+		return
+	}
 	want := make([]string, len(ev.Params.List))
 	for i, p := range ev.Params.List {
 		want[i] = c.typeName(p.Type)
