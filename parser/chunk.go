@@ -428,12 +428,20 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 
 // splitStatements splits a block body [lo, hi) after each `;` and each `}`
 // that brings the depth back to zero.
-func (cp *chunkParser) splitStatements(lo, hi int) []span {
+func (cp *chunkParser) splitStatements(lo, hi int) []span { return cp.splitMembers(lo, hi, nil) }
+
+// splitMembers is splitStatements where the reserved words starts says
+// always begin a new piece (`security` in an entity), whatever came before.
+func (cp *chunkParser) splitMembers(lo, hi int, starts func(string) bool) []span {
 	var out []span
 	start := lo
 	var open brackets
 	for i := lo; i < hi; i++ {
 		t := cp.toks[i]
+		if starts != nil && i > start && t.Kind == lexer.Keyword && starts(cp.text(i)) {
+			out = append(out, span{start, i})
+			start, open = i, open[:0]
+		}
 		// After a call's `)` at depth 0 only `;` or a step's `{` may follow;
 		// a name or a keyword there starts the next statement (`;` missing).
 		if i > start && len(open) == 0 && (t.Kind == lexer.Ident || t.Kind == lexer.Keyword) && cp.is(i-1, ")") {

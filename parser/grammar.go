@@ -268,6 +268,14 @@ type parsers struct {
 	stateItem *participle.Parser[gStateItem]
 	stmt      *participle.Parser[gStmt]
 	params    *participle.Parser[gParams]
+	attrs     *participle.Parser[gAttrLists]
+	entMember *participle.Parser[gEntityMember]
+	rule      *participle.Parser[gRule]
+}
+
+// gAttrLists is the attribute lists before `entity`, for recovery.
+type gAttrLists struct {
+	Lists []*gAttrList `parser:"@@*"`
 }
 
 var getParsers = sync.OnceValue(func() *parsers {
@@ -279,5 +287,8 @@ var getParsers = sync.OnceValue(func() *parsers {
 		stateItem: participle.MustBuild[gStateItem](opts...),
 		stmt:      participle.MustBuild[gStmt](opts...),
 		params:    participle.MustBuild[gParams](opts...),
+		attrs:     participle.MustBuild[gAttrLists](opts...),
+		entMember: participle.MustBuild[gEntityMember](opts...),
+		rule:      participle.MustBuild[gRule](opts...),
 	}
 })

@@ -108,6 +108,10 @@ func genericWant(what string) string {
 		return "a workflow member (`Name = value;`, `event`, `state` or `terminal`)"
 	case "state item":
 		return "a state item (`Name = value;`, `subscribe …` or `on …`)"
+	case "security rule":
+		return "`allow|deny operation, … [when condition];`"
+	case "attribute list":
+		return "`[Attribute, …]`"
 	case "statement":
 		return "a statement (`goto State;`, `default { … }`, a case `Member { … }` or a call)"
 	}

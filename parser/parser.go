@@ -416,13 +416,82 @@ func (cp *chunkParser) parseEntity(s span) ast.Decl {
 	}
 	g, err := getParsers().entity.ParseFromLexer(cp.stream(s))
 	if err != nil {
-		cp.reportParse(err, s, "entity")
 		e.Bad = true
+		// Recover member by member; if the shape is too broken to split,
+		// report participle's one error.
+		if cp.salvageEntity(s, e) {
+			return cp.declOrNil(e, e.Name)
+		}
+		cp.reportParse(err, s, "entity")
 	}
 	if g != nil {
 		cp.convEntity(g, e)
 	}
 	return cp.declOrNil(e, e.Name)
+}
+
+// salvageEntity re-parses `[attrs] entity Name { members }` piece by piece:
+// the attributes, then each field or security block on its own, and a
+// security block's rules one by one. It reports what each piece gets wrong.
+func (cp *chunkParser) salvageEntity(s span, e *ast.Entity) bool {
+	k := s.lo
+	for k < s.hi && !cp.is(k, "entity") {
+		k++
+	}
+	if k+2 >= s.hi || e.Name == nil || !cp.is(k+2, "{") {
+		return false
+	}
+	closeB := cp.matching(k+2, s.hi)
+	if closeB < 0 {
+		return false
+	}
+	p := getParsers()
+	if k > s.lo {
+		as := span{s.lo, k}
+		if g, err := p.attrs.ParseFromLexer(cp.stream(as)); err != nil {
+			cp.reportParse(err, as, "attribute list")
+		} else {
+			e.Attrs = cp.convAttrs(g.Lists)
+		}
+	}
+	for _, m := range cp.splitMembers(k+3, closeB, func(w string) bool { return w == "security" }) {
+		if !cp.checkNesting(m) {
+			continue
+		}
+		g, err := p.entMember.ParseFromLexer(cp.stream(m))
+		if err == nil {
+			cp.convEntity(&gEntity{Members: []*gEntityMember{g}}, e)
+			continue
+		}
+		if cp.is(m.lo, "security") && m.lo+1 < m.hi && cp.is(m.lo+1, "{") {
+			if end := cp.matching(m.lo+1, m.hi); end > 0 {
+				sec := &gSecurity{Pos: plexerPos(cp.toks[m.lo], cp.file.Name), EndPos: plexerPos(cp.toks[end+1], cp.file.Name)}
+				for _, r := range cp.splitMembers(m.lo+2, end, nil) {
+					gr, err := p.rule.ParseFromLexer(cp.stream(r))
+					if err != nil {
+						cp.reportParse(err, r, "security rule")
+						continue
+					}
+					sec.Rules = append(sec.Rules, gr)
+				}
+				cp.convEntity(&gEntity{Members: []*gEntityMember{{Security: sec}}}, e)
+				if end+1 < m.hi {
+					cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after the security block: expected a field (`Type Name;`), `security { … }` or `}`")
+				}
+				continue
+			}
+		}
+		cp.reportParse(err, m, "entity")
+	}
+	if closeB+1 < s.hi {
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the end of entity `"+e.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)")
+	}
+	return true
+}
+
+// plexerPos is the participle position of token t.
+func plexerPos(t lexer.Token, file string) plexer.Position {
+	return plexer.Position{Filename: file, Offset: int(t.Off), Line: int(t.Line), Column: int(t.Col)}
 }
 
 // reportParse turns a participle error into a WF001 in the language's words.
