@@ -180,6 +180,7 @@ type Milestone struct {
 	Kind     *Ident
 	Settings []*Setting
 	Outcomes []*Outcome
+	Bad      bool // some item failed to parse: required settings may be there
 }
 
 // Outcome is `Exhausted { … }`, `Unfinished { … }` or `Unassigned { … }`.

@@ -43,7 +43,12 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 			c.errorf(s.Name.Range, "WF107", "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, suggest(s.Name.Name, milestoneSettings))
 		}
 	}
-	if within == nil {
+	if m.Bad {
+		cons.Valid = false // what failed to parse may hold any setting
+	}
+	if within == nil && m.Bad {
+		// Not reported: `Within` may be in the part that failed to parse.
+	} else if within == nil {
 		c.errorf(m.Kind.Range, "WF108", "milestone `%s` has no `Within`: add `Within = TimeSpan.FromMinutes(5);`, the length of one window", kind)
 		cons.Valid = false
 	} else if v := within.Value; v != nil && !ast.HasBad(v) {
@@ -118,7 +123,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		}
 		c.block(&blockCtx{sc: sc, where: fmt.Sprintf("outcome `%s`", n)}, o.Body)
 	}
-	if !hasFinal {
+	if !hasFinal && !m.Bad {
 		c.warnf(m.Kind.Range, "WF205", "milestone `%s` has no `%s { … }`: after the last window passes the run stays in state `%s`; add `%s { goto … }`", kind, final, sc.st.Name.Name, final)
 	}
 	c.res.Consumers = append(c.res.Consumers, cons)

@@ -305,6 +305,13 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 				return
 			}
 		}
+		if cp.is(it.lo, "subscribe") {
+			if sub := cp.salvageSubscribe(it); sub != nil {
+				st.Bad = true
+				st.Subscribes = append(st.Subscribes, sub)
+				return
+			}
+		}
 		what := "state item"
 		switch {
 		case cp.is(it.lo, "subscribe"):
@@ -473,4 +480,78 @@ func (cp *chunkParser) splitMembers(lo, hi int, starts func(string) bool) []span
 		out = append(out, span{start, hi})
 	}
 	return out
+}
+
+// salvageSubscribe re-parses `subscribe E(params) [as A] { milestones }`
+// piece by piece: the parameters, then each milestone, and a broken
+// milestone's settings and outcomes one by one. It returns nil when the
+// shape is too broken to split.
+func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
+	ev := cp.ident(it.lo + 1)
+	if ev == nil || it.lo+2 >= it.hi || !cp.is(it.lo+2, "(") {
+		return nil
+	}
+	closeP := cp.matching(it.lo+2, it.hi)
+	if closeP < 0 {
+		return nil
+	}
+	p := getParsers()
+	sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
+	ps := span{it.lo + 2, closeP + 1}
+	if g, err := p.params.ParseFromLexer(cp.stream(ps)); err != nil {
+		cp.reportParse(err, ps, "subscription")
+	} else {
+		sub.Params = cp.convParams(g)
+	}
+	open := closeP + 1
+	if open+1 < it.hi && cp.is(open, "as") {
+		sub.Alias = cp.ident(open + 1)
+		if sub.Alias == nil {
+			return nil
+		}
+		open += 2
+	}
+	if open >= it.hi || !cp.is(open, "{") {
+		return nil
+	}
+	closeB := cp.matching(open, it.hi)
+	if closeB < 0 {
+		return nil
+	}
+	for _, m := range cp.splitMembers(open+1, closeB, nil) {
+		if !cp.checkNesting(m) {
+			continue
+		}
+		g, err := p.milestone.ParseFromLexer(cp.stream(m))
+		if err == nil {
+			sub.Milestones = append(sub.Milestones, cp.convMilestone(g))
+			continue
+		}
+		kind := cp.ident(m.lo)
+		var end int
+		if kind != nil && m.lo+1 < m.hi && cp.is(m.lo+1, "{") {
+			end = cp.matching(m.lo+1, m.hi)
+		}
+		if kind == nil || end <= 0 {
+			cp.reportParse(err, m, "milestone")
+			continue
+		}
+		ms := &ast.Milestone{Range: cp.spanRange(m.lo, end+1), Kind: kind, Bad: true}
+		for _, item := range cp.splitMembers(m.lo+2, end, nil) {
+			gi, err := p.mitem.ParseFromLexer(cp.stream(item))
+			if err != nil {
+				cp.reportParse(err, item, "milestone item")
+				continue
+			}
+			cp.addMItem(ms, gi)
+		}
+		sub.Milestones = append(sub.Milestones, ms)
+		if end+1 < m.hi {
+			cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after milestone `"+kind.Name+"`: expected another milestone or `}`")
+		}
+	}
+	if closeB+1 < it.hi {
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the subscription: expected a state item (`subscribe …`, `on …`) or `}`")
+	}
+	return sub
 }

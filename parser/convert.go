@@ -146,20 +146,29 @@ func (cp *chunkParser) convSubscribe(g *gSubscribe) *ast.Subscribe {
 		if m == nil || m.Kind == nil {
 			continue
 		}
-		ms := &ast.Milestone{Range: cp.rng(m.Pos, m.EndPos), Kind: cp.name(m.Kind)}
-		for _, it := range m.Items {
-			if it == nil || it.Name == nil {
-				continue
-			}
-			if it.Body != nil {
-				ms.Outcomes = append(ms.Outcomes, &ast.Outcome{Range: cp.rng(it.Pos, it.EndPos), Name: cp.name(it.Name), Body: cp.convBlock(it.Body)})
-			} else {
-				ms.Settings = append(ms.Settings, &ast.Setting{Range: cp.rng(it.Pos, it.EndPos), Name: cp.name(it.Name), Value: cp.convExpr(it.Value)})
-			}
-		}
-		s.Milestones = append(s.Milestones, ms)
+		s.Milestones = append(s.Milestones, cp.convMilestone(m))
 	}
 	return s
+}
+
+func (cp *chunkParser) convMilestone(m *gMilestone) *ast.Milestone {
+	ms := &ast.Milestone{Range: cp.rng(m.Pos, m.EndPos), Kind: cp.name(m.Kind)}
+	for _, it := range m.Items {
+		cp.addMItem(ms, it)
+	}
+	return ms
+}
+
+// addMItem adds a milestone setting or outcome.
+func (cp *chunkParser) addMItem(ms *ast.Milestone, it *gMItem) {
+	if it == nil || it.Name == nil {
+		return
+	}
+	if it.Body != nil {
+		ms.Outcomes = append(ms.Outcomes, &ast.Outcome{Range: cp.rng(it.Pos, it.EndPos), Name: cp.name(it.Name), Body: cp.convBlock(it.Body)})
+	} else {
+		ms.Settings = append(ms.Settings, &ast.Setting{Range: cp.rng(it.Pos, it.EndPos), Name: cp.name(it.Name), Value: cp.convExpr(it.Value)})
+	}
 }
 
 func (cp *chunkParser) convHandler(g *gHandler) *ast.Handler {

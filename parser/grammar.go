@@ -271,6 +271,8 @@ type parsers struct {
 	attrs     *participle.Parser[gAttrLists]
 	entMember *participle.Parser[gEntityMember]
 	rule      *participle.Parser[gRule]
+	milestone *participle.Parser[gMilestone]
+	mitem     *participle.Parser[gMItem]
 }
 
 // gAttrLists is the attribute lists before `entity`, for recovery.
@@ -290,5 +292,7 @@ var getParsers = sync.OnceValue(func() *parsers {
 		attrs:     participle.MustBuild[gAttrLists](opts...),
 		entMember: participle.MustBuild[gEntityMember](opts...),
 		rule:      participle.MustBuild[gRule](opts...),
+		milestone: participle.MustBuild[gMilestone](opts...),
+		mitem:     participle.MustBuild[gMItem](opts...),
 	}
 })

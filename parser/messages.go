@@ -112,6 +112,10 @@ func genericWant(what string) string {
 		return "`allow|deny operation, … [when condition];`"
 	case "attribute list":
 		return "`[Attribute, …]`"
+	case "milestone":
+		return "a milestone (`Assigned { … }` or `Finished { … }`)"
+	case "milestone item":
+		return "a setting (`Within = …;`) or an outcome (`Unfinished { … }`)"
 	case "statement":
 		return "a statement (`goto State;`, `default { … }`, a case `Member { … }` or a call)"
 	}
