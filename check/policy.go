@@ -293,8 +293,9 @@ func memberExample(name string) string {
 	return "`.Jitter(0.2)`"
 }
 
-// attemptsBothWays says a budget both ways: "`MaxAttempts(4)`: the first try and 3 retries".
-func attemptsBothWays(n int64) string {
+// AttemptsBothWays counts a budget both ways, in total and in retries:
+// "4 attempts: the first try and 3 retries".
+func AttemptsBothWays(n int64) string {
 	switch n {
 	case 1:
 		return "1 attempt: the first try and no retries"

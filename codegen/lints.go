@@ -62,16 +62,16 @@ func lint(l *diag.List, s *Schedule) {
 				memberText(c, p.CapM), check.FormatTicks(first.least), check.FormatTicks(s.Cap), check.FormatTicks(s.Cap)))
 		case s.lockstepFrom > 0:
 			l.Warnf(file, p.CapM.Range, "WF313", fmt.Sprintf("the cap clips the jitter away: from %s every run waits exactly %s, so runs that failed together retry in lockstep again; raise the cap or lower the attempts (%s)",
-				attempt(s.lockstepFrom), check.FormatTicks(s.Cap), budgetWords(s.Attempts)))
+				attempt(s.lockstepFrom), check.FormatTicks(s.Cap), check.AttemptsBothWays(s.Attempts)))
 		}
 	}
 	// WF314 replaces WF312 for the same policy.
 	if s.overflowAt > 0 {
 		l.Errorf(file, p.Expr.Rng(), "WF314", fmt.Sprintf("a wait in budget exceeds TimeSpan's range: %s would wait more than 10675199d2h48m5.4775807s; add `.Cap(…)` or lower the attempts (%s)",
-			attempt(s.overflowAt), budgetWords(s.Attempts)))
+			attempt(s.overflowAt), check.AttemptsBothWays(s.Attempts)))
 	} else if p.Shape == check.ShapeExponential && !p.HasCap() && s.firstOverHour > 0 {
 		l.Warnf(file, p.Expr.Rng(), "WF312", fmt.Sprintf("`Exponential(%s)` without a cap waits more than an hour within its budget: %s waits %s; add `.Cap(TimeSpan.FromMinutes(5))` or lower the attempts (%s)",
-			check.FormatTicks(s.Interval), attempt(s.firstOverHour), check.FormatTicks(s.overHourWait), budgetWords(s.Attempts)))
+			check.FormatTicks(s.Interval), attempt(s.firstOverHour), check.FormatTicks(s.overHourWait), check.AttemptsBothWays(s.Attempts)))
 	}
 }
 
@@ -86,16 +86,6 @@ func (s *Schedule) firstWaits() bounds {
 	lo := new(big.Rat).Mul(i, new(big.Rat).Sub(big.NewRat(1, 1), s.Jitter))
 	hi := new(big.Rat).Mul(i, new(big.Rat).Add(big.NewRat(1, 1), s.Jitter))
 	return bounds{sat(lo), sat(hi)}
-}
-
-func budgetWords(n int64) string {
-	switch n {
-	case 1:
-		return "1 attempt: the first try and no retries"
-	case 2:
-		return "2 attempts: the first try and 1 retry"
-	}
-	return fmt.Sprintf("%d attempts: the first try and %d retries", n, n-1)
 }
 
 func memberText(c *check.Consumer, m *check.Member) string {

@@ -154,15 +154,7 @@ func satMul(t Ticks, k int64) Ticks {
 // BudgetWords counts the attempts both ways, and says where the budget came from.
 func BudgetWords(s *Schedule) string {
 	n := s.Attempts
-	var w string
-	switch n {
-	case 1:
-		w = "1 attempt: the first and no retries"
-	case 2:
-		w = "2 attempts: the first and 1 retry"
-	default:
-		w = fmt.Sprintf("%d attempts: the first and %d retries", n, n-1)
-	}
+	w := check.AttemptsBothWays(n)
 	switch s.Budget {
 	case "Retries":
 		w += fmt.Sprintf(" (`Retries = %d`)", n-1)

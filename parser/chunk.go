@@ -155,6 +155,25 @@ func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, i
 	return out, hi
 }
 
+// body splits the `{ … }` opened at token open into members and parses each
+// with parse; it reports a missing `}` (returning -1) and anything between
+// the `}` and hi (the rest of the chunk). what names the container ("state
+// `S`"); after completes the message about what follows it.
+func (cp *chunkParser) body(open, hi int, starts func(string) bool, what, after string, parse func(span)) int {
+	members, closeAt := cp.splitBody(open+1, hi, starts)
+	for _, m := range members {
+		parse(m)
+	}
+	if closeAt >= hi {
+		cp.syntax(cp.errRange(hi), "expected `}` to close "+what+", found "+cp.describe(hi))
+		return -1
+	}
+	if closeAt+1 < hi {
+		cp.syntax(cp.errRange(closeAt+1), "unexpected "+cp.describe(closeAt+1)+" "+after)
+	}
+	return closeAt
+}
+
 func workflowMemberStart(s string) bool { return s == "event" || s == "state" || s == "terminal" }
 func stateItemStart(s string) bool      { return s == "subscribe" || s == "on" }
 
@@ -173,18 +192,13 @@ func (cp *chunkParser) parseWorkflow(s span) ast.Decl {
 		w.Bad = true
 		return w
 	}
-	members, closeAt := cp.splitBody(open+1, s.hi, workflowMemberStart)
-	for _, m := range members {
-		cp.parseWorkflowMember(w, m)
-	}
-	if closeAt >= s.hi {
-		cp.syntax(cp.errRange(s.hi), "expected `}` to close workflow `"+w.Name.Name+"`, found "+cp.describe(s.hi))
+	closeAt := cp.body(open, s.hi, workflowMemberStart, "workflow `"+w.Name.Name+"`",
+		"after the end of workflow `"+w.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)",
+		func(m span) { cp.parseWorkflowMember(w, m) })
+	if closeAt < 0 {
 		w.Bad = true
 	} else {
 		w.Range = cp.spanRange(s.lo, closeAt+1)
-		if closeAt+1 < s.hi {
-			cp.syntax(cp.errRange(closeAt+1), "unexpected "+cp.describe(closeAt+1)+" after the end of workflow `"+w.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)")
-		}
 	}
 	return w
 }
@@ -265,18 +279,13 @@ func (cp *chunkParser) parseState(m span) *ast.State {
 		st.Bad = true
 		return st
 	}
-	items, closeAt := cp.splitBody(open+1, m.hi, stateItemStart)
-	for _, it := range items {
-		cp.parseStateItem(st, it)
-	}
-	if closeAt >= m.hi {
-		cp.syntax(cp.errRange(m.hi), "expected `}` to close state `"+st.Name.Name+"`, found "+cp.describe(m.hi))
+	closeAt := cp.body(open, m.hi, stateItemStart, "state `"+st.Name.Name+"`",
+		"after state `"+st.Name.Name+"`: expected a workflow member (`Name = value;`, `event`, `state` or `terminal`)",
+		func(it span) { cp.parseStateItem(st, it) })
+	if closeAt < 0 {
 		st.Bad = true
 	} else {
 		st.Range = cp.spanRange(m.lo, closeAt+1)
-		if closeAt+1 < m.hi {
-			cp.syntax(cp.errRange(closeAt+1), "unexpected "+cp.describe(closeAt+1)+" after state `"+st.Name.Name+"`: expected a workflow member (`Name = value;`, `event`, `state` or `terminal`)")
-		}
 	}
 	return st
 }
