@@ -285,10 +285,12 @@ func naive(p *check.Policy, attempts int64, dur Ticks) (waits [][3]*big.Rat, sta
 func FuzzSchedule(f *testing.F) {
 	f.Add(uint8(2), uint32(2000), uint32(300000), uint8(20), uint16(12), uint32(0), true)
 	f.Add(uint8(1), uint32(1500), uint32(0), uint8(0), uint16(40), uint32(100), false)
+	f.Add(uint8(2), uint32(1), uint32(0), uint8(37), uint16(9999), uint32(0), false)
+	f.Add(uint8(1), uint32(7), uint32(90000), uint8(99), uint16(9999), uint32(3), true)
 	f.Add(uint8(0), uint32(10000), uint32(5000), uint8(50), uint16(3), uint32(4000), true)
 	f.Fuzz(func(t *testing.T, shape uint8, intervalMS, capMS uint32, jitterPct uint8, attempts uint16, durMS uint32, hasCap bool) {
 		shapes := []string{"Fixed", "Linear", "Exponential"}
-		n := int64(attempts%2000) + 1
+		n := int64(attempts%10000) + 1 // budgets up to 10,000 (issue 4)
 		policy := fmt.Sprintf("Backoff.%s(TimeSpan.FromMilliseconds(%d)).MaxAttempts(%d)", shapes[shape%3], intervalMS%10_000_000, n)
 		if j := jitterPct % 101; j > 0 && j < 100 {
 			policy += fmt.Sprintf(".Jitter(0.%02d)", j)
