@@ -145,6 +145,9 @@ func (r *textRenderer) lineText(file string, n int) (string, int, bool) {
 	if end > start && src[end-1] == '\r' {
 		end--
 	}
+	if n == 1 && strings.HasPrefix(src[start:end], "\uFEFF") {
+		start += 3 // a byte order mark takes no column
+	}
 	return src[start:end], start, true
 }
 

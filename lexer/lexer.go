@@ -95,6 +95,11 @@ func Lex(file string, src string) Result {
 	}
 	// A rough guess: one token per five bytes keeps re-allocation rare.
 	l.toks = make([]Token, 0, len(src)/5+1)
+	// A UTF-8 byte order mark (Windows editors write one) is not text:
+	// skip it without counting a column, as editors show it.
+	if strings.HasPrefix(src, "\uFEFF") {
+		l.i = 3
+	}
 	l.run()
 	if l.unreported > 0 {
 		l.diags = append(l.diags, diag.Diagnostic{

@@ -39,6 +39,7 @@ func TestTokens(t *testing.T) {
 		{"columns after emoji", "// 😀😀\n\"😀\" y", []string{"String:\"😀\"@2:1", "Ident:y@2:5", "EOF:@2:6"}},
 		{"CRLF", "a\r\nb", []string{"Ident:a@1:1", "Ident:b@2:1", "EOF:@2:2"}},
 		{"empty", "", []string{"EOF:@1:1"}},
+		{"byte order mark", "\uFEFFenum", []string{"Keyword:enum@1:1", "EOF:@1:5"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,6 +130,9 @@ func FuzzLex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		res := Lex("f.wf", src)
 		line, col, pos := 1, 1, 0
+		if strings.HasPrefix(src, "\uFEFF") && len(res.Tokens) > 1 {
+			pos = 3 // a byte order mark takes no column
+		}
 		advance := func(to int) {
 			for pos < to {
 				r, size := utf8.DecodeRuneInString(src[pos:])
