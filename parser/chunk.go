@@ -107,20 +107,22 @@ func (fp *fileParser) splitTop() []span {
 }
 
 // splitBody splits tokens [lo, hi) of a body into members. starts says which
-// reserved words always begin a member. It returns the members and the index
-// of the `}` that closes the body (hi if there is none).
+// reserved words always begin a member. A member ends after a `;` or a `}`
+// that closes all it opened; a `}` that closes nothing it opened closes the
+// body. After a `)` that closes everything, a name or a reserved word (but
+// `as`) starts the next member: only `;`, `{` or `as` may follow a call or a
+// parameter list, so the `;` is missing. It returns the members and the index of the `}` that
+// closes the body (hi if there is none).
 func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, int) {
 	var out []span
 	start := lo
 	var open brackets
 	for i := lo; i < hi; i++ {
 		t := fp.toks[i]
-		if t.Kind == lexer.Keyword && starts(fp.text(i)) {
-			if i > start {
-				out = append(out, span{start, i})
-			}
+		if i > start && (t.Kind == lexer.Keyword && starts != nil && starts(fp.text(i)) ||
+			len(open) == 0 && (t.Kind == lexer.Ident || t.Kind == lexer.Keyword && fp.text(i) != "as") && fp.is(i-1, ")")) {
+			out = append(out, span{start, i})
 			start, open = i, open[:0]
-			continue
 		}
 		if t.Kind != lexer.Punct {
 			continue
@@ -442,52 +444,14 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 	return h
 }
 
-// splitStatements splits a block body [lo, hi) after each `;` and each `}`
-// that brings the depth back to zero.
+// splitStatements splits a block body [lo, hi), whose brackets balance,
+// into statements (see splitBody).
 func (cp *chunkParser) splitStatements(lo, hi int) []span { return cp.splitMembers(lo, hi, nil) }
 
 // splitMembers is splitStatements where the reserved words starts says
-// always begin a new piece (`security` in an entity), whatever came before.
+// always begin a new piece (`security` in an entity).
 func (cp *chunkParser) splitMembers(lo, hi int, starts func(string) bool) []span {
-	var out []span
-	start := lo
-	var open brackets
-	for i := lo; i < hi; i++ {
-		t := cp.toks[i]
-		if starts != nil && i > start && t.Kind == lexer.Keyword && starts(cp.text(i)) {
-			out = append(out, span{start, i})
-			start, open = i, open[:0]
-		}
-		// After a call's `)` at depth 0 only `;` or a step's `{` may follow;
-		// a name or a keyword there starts the next statement (`;` missing).
-		if i > start && len(open) == 0 && (t.Kind == lexer.Ident || t.Kind == lexer.Keyword) && cp.is(i-1, ")") {
-			out = append(out, span{start, i})
-			start = i
-		}
-		if t.Kind != lexer.Punct {
-			continue
-		}
-		switch c := cp.src[t.Off]; c {
-		case '(', '[', '{':
-			open = append(open, c)
-		case ')', ']':
-			open.close(c)
-		case '}':
-			open.close(c)
-			if len(open) == 0 {
-				out = append(out, span{start, i + 1})
-				start = i + 1
-			}
-		case ';':
-			if len(open) == 0 {
-				out = append(out, span{start, i + 1})
-				start = i + 1
-			}
-		}
-	}
-	if start < hi {
-		out = append(out, span{start, hi})
-	}
+	out, _ := cp.splitBody(lo, hi, starts)
 	return out
 }
 
