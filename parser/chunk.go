@@ -250,7 +250,8 @@ func (cp *chunkParser) salvageMember(w *ast.Workflow, m span) {
 		if id := cp.ident(m.lo + 1); id != nil {
 			w.Events = append(w.Events, &ast.Event{Range: cp.spanRange(m.lo, m.hi), Name: id, Bad: true})
 		}
-	} else if id := cp.ident(m.lo); id != nil && m.lo+1 < m.hi && cp.is(m.lo+1, "=") {
+	} else if id := cp.ident(m.lo); id != nil {
+		// `Initial A;`: still a setting named Initial, so no WF108 follows.
 		w.Settings = append(w.Settings, &ast.Setting{Range: cp.spanRange(m.lo, m.hi), Name: id})
 	}
 }
@@ -362,7 +363,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			st.Handlers = append(st.Handlers, &ast.Handler{Range: cp.spanRange(it.lo, it.hi), Name: name, Bad: true})
 		}
 	default:
-		if id := cp.ident(it.lo); id != nil && it.lo+1 < it.hi && cp.is(it.lo+1, "=") {
+		if id := cp.ident(it.lo); id != nil {
 			st.Settings = append(st.Settings, &ast.Setting{Range: cp.spanRange(it.lo, it.hi), Name: id})
 		}
 	}

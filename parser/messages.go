@@ -18,22 +18,45 @@ func (cp *chunkParser) expectMessage(i int, s span, expect, what string) string 
 	found := cp.describe(i)
 	prev := i - 1
 	if prev < s.lo {
-		return "unexpected " + found + " at the start of a " + what
+		if what == "security rule" {
+			return "expected `allow` or `deny` to start a security rule, found " + found
+		}
+		return "expected " + genericWant(what) + ", found " + found
 	}
 	pt := cp.toks[prev]
 	ptext := cp.text(prev)
 	after := "`" + ptext + "`"
 	want := translateExpect(expect)
+	// pp is the token before prev, for telling a type from a name.
+	pp := ""
+	if prev-1 >= s.lo {
+		pp = cp.text(prev - 1)
+	}
+	atFirst := prev == s.lo // prev is the chunk's first token
 
-	// Context the grammar alone cannot phrase well.
+	// Context the grammar alone cannot phrase well, most specific first.
 	switch {
-	case what == "enum" && pt.Kind == lexer.Ident && prev > s.lo+1:
+	case pt.Kind == lexer.Keyword && keywordWants[ptext] != "":
+		want = keywordWants[ptext]
+	case what == "enum" && pt.Kind == lexer.Ident && prev == s.lo+1:
+		want = "`{`"
+		after = "`enum " + ptext + "`"
+	case what == "enum" && pt.Kind == lexer.Ident:
 		want = "`,` or `}`"
 		after = "enum member `" + ptext + "`"
-	case what == "enum" && ptext == ",":
+	case what == "enum" && (ptext == "," || ptext == "{"):
 		want = "an enum member name or `}`"
-	case what == "enum" && ptext == "{":
-		want = "an enum member name or `}`"
+	case (what == "setting" || what == "workflow member" || what == "state item" || what == "milestone item") && atFirst && pt.Kind == lexer.Ident:
+		want = "`=` (a setting is `Name = value;`)"
+		if what == "milestone item" {
+			want = "`=` (a setting) or `{` (an outcome block)"
+		}
+	case what == "milestone" && atFirst && pt.Kind == lexer.Ident:
+		want = "`{`"
+	case what == "entity" && atFirst && pt.Kind == lexer.Ident || pt.Kind == lexer.Ident && (pp == "(" || pp == ",") && (found == "`)`" || found == "`,`"):
+		// `string;` in an entity, `Ev(int)` in a parameter list: a type without its name.
+		want = "a name"
+		after = "the type `" + ptext + "`"
 	case ptext == "(" && (what == "event" || what == "subscription" || what == "handler") && want == "`)`":
 		want = "a parameter (`Type name`) or `)`"
 	case want == "`)`" && (pt.Kind == lexer.Ident || pt.Kind == lexer.Int || pt.Kind == lexer.Decimal || pt.Kind == lexer.String || ptext == ")" || ptext == "true" || ptext == "false"):
@@ -41,15 +64,29 @@ func (cp *chunkParser) expectMessage(i int, s span, expect, what string) string 
 		want = "`,` or `)`"
 	case what == "statement" && ptext == ")" && want == "":
 		want = "`;` (or `{ … }` for a durable step)"
-	case ptext == "=" && want == "":
+	case (ptext == "=" || ptext == ":" || ptext == "&&" || ptext == "||" || ptext == "!" || ptext == "==" || ptext == "!=" ||
+		ptext == "<" || ptext == "<=" || ptext == ">" || ptext == ">=") && want == "":
 		want = "a value"
 	case want == "":
 		want = genericWant(what)
 	}
-	if pt.Kind == lexer.Ident && after == "`"+ptext+"`" {
-		after = "`" + ptext + "`"
-	}
 	return "expected " + want + " after " + after + ", found " + found
+}
+
+// keywordWants says what follows each reserved word that takes a name or a block.
+var keywordWants = map[string]string{
+	"enum":      "the enum's name",
+	"entity":    "the entity's name",
+	"event":     "the event's name",
+	"subscribe": "the name of the event to wait for",
+	"on":        "the name of a subscribed event or its alias",
+	"goto":      "the name of a state",
+	"as":        "an alias name",
+	"default":   "`{`",
+	"security":  "`{`",
+	"allow":     "an operation (`read`, `create`, `update` or `delete`)",
+	"deny":      "an operation (`read`, `create`, `update` or `delete`)",
+	"when":      "a condition",
 }
 
 // translateExpect turns participle's expectation into words, or "" when it
