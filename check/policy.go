@@ -61,15 +61,6 @@ type Policy struct {
 // HasCap reports whether the policy has `.Cap(…)`.
 func (p *Policy) HasCap() bool { return p.CapM != nil }
 
-// JitterFloat returns the jitter fraction as a float64 (0 when absent).
-func (p *Policy) JitterFloat() float64 {
-	if p.Jitter == nil {
-		return 0
-	}
-	f, _ := p.Jitter.Float64()
-	return f
-}
-
 // policy resolves a policy expression. notPolicy is the code for a value that
 // is not a policy at all (WF107 in a setting, WF304 as an argument).
 func (c *checker) policy(e ast.Expr, where, notPolicy string) *Policy {

@@ -93,9 +93,6 @@ type List struct {
 	Items []Diagnostic
 }
 
-// Add appends a diagnostic.
-func (l *List) Add(d Diagnostic) { l.Items = append(l.Items, d) }
-
 // Errorf appends an error diagnostic.
 func (l *List) Errorf(file string, r Range, code, msg string) *Diagnostic {
 	l.Items = append(l.Items, Diagnostic{File: file, Severity: Error, Code: code, Message: msg, Range: r})

@@ -57,9 +57,6 @@ var keywords = map[string]bool{
 	"true": true, "false": true,
 }
 
-// IsKeyword reports whether s is a reserved word.
-func IsKeyword(s string) bool { return keywords[s] }
-
 // Result is the output of Lex.
 type Result struct {
 	Tokens []Token // ends with an EOF token at the end of the source
