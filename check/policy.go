@@ -284,14 +284,18 @@ func memberExample(name string) string {
 	return "`.Jitter(0.2)`"
 }
 
-// AttemptsBothWays counts a budget both ways, in total and in retries:
-// "4 attempts: the first try and 3 retries".
-func AttemptsBothWays(n int64) string {
+// AttemptsBothWays counts a budget both ways, in total and in retries, as
+// messages say it (LANGUAGE.md §7): "4 attempts: the first try and 3 retries".
+func AttemptsBothWays(n int64) string { return CountAttempts(n, "the first try") }
+
+// CountAttempts counts a budget both ways, naming the first attempt as
+// first: the schedule table says "3 attempts: the first and 2 retries".
+func CountAttempts(n int64, first string) string {
 	switch n {
 	case 1:
-		return "1 attempt: the first try and no retries"
+		return "1 attempt: " + first + " and no retries"
 	case 2:
-		return "2 attempts: the first try and 1 retry"
+		return "2 attempts: " + first + " and 1 retry"
 	}
-	return fmt.Sprintf("%d attempts: the first try and %d retries", n, n-1)
+	return fmt.Sprintf("%d attempts: %s and %d retries", n, first, n-1)
 }

@@ -154,7 +154,7 @@ func satMul(t Ticks, k int64) Ticks {
 // BudgetWords counts the attempts both ways, and says where the budget came from.
 func BudgetWords(s *Schedule) string {
 	n := s.Attempts
-	w := check.AttemptsBothWays(n)
+	w := check.CountAttempts(n, "the first")
 	switch s.Budget {
 	case "Retries":
 		w += fmt.Sprintf(" (`Retries = %d`)", n-1)
