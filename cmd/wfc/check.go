@@ -43,7 +43,7 @@ Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif or github")
 	fl.BoolVar(&f.strict, "strict", false, "warnings also fail (exit 1)")
 	fl.StringVar(&f.color, "color", "auto", "color: auto (only on a terminal), always or never")
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input) in diagnostics")
