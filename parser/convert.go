@@ -228,63 +228,73 @@ func (cp *chunkParser) convStmt(g *gStmt) ast.Stmt {
 	return nil
 }
 
+// precedence of the binary operators of §3.
+func precedence(op string) int {
+	switch op {
+	case "||":
+		return 1
+	case "&&":
+		return 2
+	}
+	return 3 // comparisons
+}
+
 func (cp *chunkParser) convExpr(g *gExpr) ast.Expr {
 	if g == nil {
 		return nil
 	}
-	x := cp.convAnd(g.Left)
-	for _, r := range g.Right {
-		y := cp.convAnd(r)
-		if x == nil || y == nil {
-			return nil
-		}
-		x = &ast.Binary{Range: diag.Range{Start: x.Rng().Start, End: y.Rng().End}, Op: "||", X: x, Y: y}
-	}
-	return x
-}
-
-func (cp *chunkParser) convAnd(g *gAnd) ast.Expr {
-	if g == nil {
+	left := cp.convUnary(g.Left)
+	if left == nil {
 		return nil
 	}
-	x := cp.convCmp(g.Left)
-	for _, r := range g.Right {
-		y := cp.convCmp(r)
-		if x == nil || y == nil {
+	ops := make([]string, 0, len(g.Rest))
+	operands := []ast.Expr{left}
+	for _, b := range g.Rest {
+		if b == nil {
 			return nil
 		}
-		x = &ast.Binary{Range: diag.Range{Start: x.Rng().Start, End: y.Rng().End}, Op: "&&", X: x, Y: y}
+		y := cp.convUnary(b.Right)
+		if y == nil {
+			return nil
+		}
+		ops = append(ops, b.Op)
+		operands = append(operands, y)
 	}
-	return x
-}
-
-func (cp *chunkParser) convCmp(g *gCmp) ast.Expr {
-	if g == nil {
-		return nil
-	}
-	x := cp.convUnary(g.Left)
-	if g.Op == "" {
+	// Precedence climbing over the flat list.
+	k := 0
+	var climb func(min int) ast.Expr
+	climb = func(min int) ast.Expr {
+		x := operands[k]
+		for k < len(ops) && precedence(ops[k]) >= min {
+			op := ops[k]
+			p := precedence(op)
+			k++
+			next := p + 1 // left associative; comparisons do not chain
+			y := climb(next)
+			if p == 3 && k < len(ops) && precedence(ops[k]) == 3 {
+				cp.syntax(y.Rng(), "comparisons do not chain: `a "+op+" b "+ops[k]+" c` needs `&&`, as in `a "+op+" b && b "+ops[k]+" c`")
+			}
+			x = &ast.Binary{Range: diag.Range{Start: x.Rng().Start, End: y.Rng().End}, Op: op, X: x, Y: y}
+		}
 		return x
 	}
-	y := cp.convUnary(g.Right)
-	if x == nil || y == nil {
-		return nil
-	}
-	return &ast.Binary{Range: diag.Range{Start: x.Rng().Start, End: y.Rng().End}, Op: g.Op, X: x, Y: y}
+	return climb(1)
 }
 
 func (cp *chunkParser) convUnary(g *gUnary) ast.Expr {
 	if g == nil {
 		return nil
 	}
-	if g.Op != "" {
-		x := cp.convUnary(g.X)
-		if x == nil {
-			return nil
-		}
-		return &ast.Unary{Range: diag.Range{Start: cp.at(g.Pos), End: x.Rng().End}, Op: g.Op, X: x}
+	x := cp.convPostfix(g.Postfix)
+	if x == nil || len(g.Ops) == 0 {
+		return x
 	}
-	return cp.convPostfix(g.Postfix)
+	// The operators are the tokens from g.Pos on, one each.
+	_, first := cp.tokAt(g.Pos)
+	for i := len(g.Ops) - 1; i >= 0; i-- {
+		x = &ast.Unary{Range: diag.Range{Start: cp.startOf(first + i), End: x.Rng().End}, Op: g.Ops[i], X: x}
+	}
+	return x
 }
 
 func (cp *chunkParser) convPostfix(g *gPostfix) ast.Expr {

@@ -189,34 +189,29 @@ type gStmt struct {
 	Body    *gBlock   `parser:"  | @@ )"`
 }
 
+// gExpr is an operand and a flat list of binary operators with their right
+// operands; conversion applies the precedence of §3 (`||` < `&&` <
+// comparisons, which do not chain). Flat, an expression costs participle two
+// levels of structs instead of four.
 type gExpr struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Left   *gAnd   `parser:"@@"`
-	Right  []*gAnd `parser:"( '||' @@ )*"`
+	Left   *gUnary    `parser:"@@"`
+	Rest   []*gBinary `parser:"@@*"`
 }
 
-type gAnd struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Left   *gCmp   `parser:"@@"`
-	Right  []*gCmp `parser:"( '&&' @@ )*"`
+type gBinary struct {
+	Pos   plexer.Position
+	Op    string  `parser:"@('||' | '&&' | '==' | '!=' | '<=' | '>=' | '<' | '>')"`
+	Right *gUnary `parser:"@@"`
 }
 
-type gCmp struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Left   *gUnary `parser:"@@"`
-	Op     string  `parser:"( @('==' | '!=' | '<=' | '>=' | '<' | '>')"`
-	Right  *gUnary `parser:"  @@ )?"`
-}
-
+// gUnary is prefix operators (`!`, `-`, any number) before a postfix expression.
 type gUnary struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Op      string    `parser:"  ( @('!' | '-')"`
-	X       *gUnary   `parser:"    @@ )"`
-	Postfix *gPostfix `parser:"| @@"`
+	Ops     []string  `parser:"@('!' | '-')*"`
+	Postfix *gPostfix `parser:"@@"`
 }
 
 type gPostfix struct {

@@ -175,3 +175,55 @@ func TestParallelMatchesSequential(t *testing.T) {
 		}
 	}
 }
+
+// sexpr renders an expression tree with explicit parentheses.
+func sexpr(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Binary:
+		return "(" + sexpr(e.X) + " " + e.Op + " " + sexpr(e.Y) + ")"
+	case *ast.Unary:
+		return e.Op + sexpr(e.X)
+	case *ast.Name:
+		return e.Name
+	case *ast.Paren:
+		return "[" + sexpr(e.X) + "]"
+	case *ast.IntLit:
+		return e.Text
+	case *ast.Selector:
+		return sexpr(e.X) + "." + e.Sel.Name
+	case *ast.Call:
+		return sexpr(e.Fun) + "()"
+	}
+	return fmt.Sprintf("%T", e)
+}
+
+func TestExpressionPrecedence(t *testing.T) {
+	tests := map[string]string{
+		"a || b && c == d":      "(a || (b && (c == d)))",
+		"a && b || c":           "((a && b) || c)",
+		"a || b || c":           "((a || b) || c)",
+		"!a && -b < 3":          "(!a && (-b < 3))",
+		"!!a":                   "!!a",
+		"!(a || b) && c":        "(![(a || b)] && c)",
+		"x.y() != z.w":          "(x.y() != z.w)",
+		"a == b && c != d || e": "(((a == b) && (c != d)) || e)",
+	}
+	for src, want := range tests {
+		f, ds := parseOne(t, "entity E { string S; security { allow read when "+src+"; } }")
+		if len(ds) != 0 {
+			t.Errorf("%s: %v", src, ds)
+			continue
+		}
+		e := f.Decls[0].(*ast.Entity).Security[0].Rules[0].When
+		if got := sexpr(e); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+		if r := e.Rng(); f.Text(r) != src {
+			t.Errorf("%s: range covers %q", src, f.Text(r))
+		}
+	}
+	_, ds := parseOne(t, "entity E { string S; security { allow read when a < b < c; } }")
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "comparisons do not chain") {
+		t.Errorf("a < b < c: %v", ds)
+	}
+}
