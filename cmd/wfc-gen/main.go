@@ -23,9 +23,33 @@ func main() {
 		os.Exit(1)
 	}
 	for _, f := range corpus.Generate(*lines, *files) {
-		if err := os.WriteFile(filepath.Join(*out, f.Name), []byte(f.Src), 0o644); err != nil {
+		if err := writeAtomic(filepath.Join(*out, f.Name), f.Src); err != nil {
 			fmt.Fprintln(os.Stderr, "wfc-gen:", err)
 			os.Exit(1)
 		}
 	}
+}
+
+// writeAtomic writes a temporary file beside path and renames it over path,
+// so an interrupted run never leaves a half-written file.
+func writeAtomic(path, data string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.WriteString(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
