@@ -41,6 +41,7 @@ type wfCtx struct {
 	events map[string]*ast.Event
 	// tracked is the enum of `Tracks`, if it resolved.
 	tracked *ast.Enum
+	tracks  *ast.Setting // the `Tracks` setting, for related locations
 	steps   *scope
 	aliases *scope
 	edges   map[*ast.State][]*ast.Ident
@@ -74,7 +75,7 @@ func (c *checker) workflow(w *ast.Workflow) {
 		}
 		switch s.Name.Name {
 		case "Tracks":
-			wc.tracked = c.tracks(s)
+			wc.tracked, wc.tracks = c.tracks(s), s
 		case "Autostart":
 			if s.Value != nil && !ast.HasBad(s.Value) && kindOfExpr(s.Value) != kBool {
 				c.errorf(s.Value.Rng(), "WF107", "`Autostart` takes a bool: write `Autostart = true;` or `Autostart = false;`")
@@ -265,7 +266,8 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 	}
 	for _, m := range e.Members {
 		if _, ok := wc.states[m.Name]; !ok {
-			c.diags.Warnf(e.File.Name, m.Range, "WF114", fmt.Sprintf("member `%s` of tracked enum `%s` has no state in workflow `%s`: a run can never be in it; add `state %s { … }` or remove the member", m.Name, e.Name.Name, wc.w.Name.Name, m.Name))
+			d := c.diags.Warnf(e.File.Name, m.Range, "WF114", fmt.Sprintf("member `%s` of tracked enum `%s` has no state in workflow `%s`: a run can never be in it; add `state %s { … }` or remove the member", m.Name, e.Name.Name, wc.w.Name.Name, m.Name))
+			d.Related = append(d.Related, diagRelated(c.file.Name, wc.tracks.Range, "tracked by workflow `"+wc.w.Name.Name+"` here"))
 		}
 	}
 }
