@@ -258,7 +258,8 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 	}
 	for _, s := range wc.w.States {
 		if !members[s.Name.Name] {
-			c.errorf(s.Name.Range, "WF113", "state `%s` is not a member of `%s`, the enum workflow `%s` tracks%s; add it to the enum or rename the state", s.Name.Name, e.Name.Name, wc.w.Name.Name, suggest(s.Name.Name, names))
+			d := c.errorf(s.Name.Range, "WF113", "state `%s` is not a member of `%s`, the enum workflow `%s` tracks%s; add it to the enum or rename the state", s.Name.Name, e.Name.Name, wc.w.Name.Name, suggest(s.Name.Name, names))
+			d.Related = append(d.Related, diagRelated(e.File.Name, e.Name.Range, "enum `"+e.Name.Name+"` declared here"))
 		}
 	}
 	if wc.w.Bad {
