@@ -61,17 +61,47 @@ type checker struct {
 	decls map[string]ast.Decl // enums, entities, workflows: one global namespace
 	diags diag.List
 	res   *Result
+	// pending is the fix of the last "did you mean" hint; the next
+	// diagnostic takes it (didYouMean).
+	pending *diag.Fix
 	// principal is the first [Principal] entity seen.
 	principal     *ast.Attr
 	principalFile string
 }
 
 func (c *checker) errorf(r diag.Range, code, format string, args ...any) *diag.Diagnostic {
-	return c.diags.Errorf(c.file.Name, r, code, fmt.Sprintf(format, args...))
+	return c.takeFix(c.diags.Errorf(c.file.Name, r, code, fmt.Sprintf(format, args...)))
 }
 
 func (c *checker) warnf(r diag.Range, code, format string, args ...any) *diag.Diagnostic {
-	return c.diags.Warnf(c.file.Name, r, code, fmt.Sprintf(format, args...))
+	return c.takeFix(c.diags.Warnf(c.file.Name, r, code, fmt.Sprintf(format, args...)))
+}
+
+// takeFix gives d the pending "did you mean" fix when its edit lies within
+// d's range (the hint was computed for this diagnostic), and clears it.
+func (c *checker) takeFix(d *diag.Diagnostic) *diag.Diagnostic {
+	if f := c.pending; f != nil {
+		c.pending = nil
+		e := f.Edits[0].Range
+		if e.Start.Offset >= d.Range.Start.Offset && e.End.Offset <= d.Range.End.Offset {
+			d.Fixes = append(d.Fixes, *f)
+		}
+	}
+	return d
+}
+
+// didYouMean returns "; did you mean `X`?" for the candidate closest to name
+// (or ""), and arms a fix replacing the name at r with it, which the next
+// diagnostic takes. The fix needs a human to confirm it, so it is shown,
+// never applied by --fix.
+func (c *checker) didYouMean(r diag.Range, name string, cands []string) string {
+	best := closest(name, cands)
+	if best == "" {
+		return ""
+	}
+	c.pending = &diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", name, best),
+		Edits: []diag.Edit{{File: c.file.Name, Range: r, NewText: best}}}
+	return fmt.Sprintf("; did you mean `%s`?", best)
 }
 
 // related adds a secondary location in the current file.
@@ -159,8 +189,9 @@ func (s *scope) declare(id *ast.Ident) bool {
 	return true
 }
 
-// suggest returns "; did you mean `x`?" for the closest candidate, or "".
-func suggest(name string, candidates []string) string {
+// closest returns the candidate nearest to name, or "" when none is close:
+// within a third of its length in edits (transpositions count once).
+func closest(name string, candidates []string) string {
 	best, bestD := "", -1
 	limit := max(1, (len(name)+1)/3)
 	sort.Strings(candidates)
@@ -174,10 +205,7 @@ func suggest(name string, candidates []string) string {
 			best, bestD = cand, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean `%s`?", best)
+	return best
 }
 
 func commonPrefix(a, b string) int {

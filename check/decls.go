@@ -68,7 +68,7 @@ func (c *checker) entity(e *ast.Entity) {
 		for _, r := range sec.Rules {
 			for _, op := range r.Ops {
 				if !securityOps[op.Name] {
-					c.errorf(op.Range, "WF111", "unknown security operation `%s`: the operations are `read`, `create`, `update` and `delete`%s", op.Name, suggest(op.Name, keys(securityOps)))
+					c.errorf(op.Range, "WF111", "unknown security operation `%s`: the operations are `read`, `create`, `update` and `delete`%s", op.Name, c.didYouMean(op.Range, op.Name, keys(securityOps)))
 				}
 			}
 		}
@@ -83,7 +83,7 @@ func (c *checker) attrBasics(a *ast.Attr, allowed map[string]bool, on string, se
 	}
 	n := a.Name.Name
 	if !allowed[n] {
-		hint := suggest(n, keys(allowed))
+		hint := c.didYouMean(a.Name.Range, n, keys(allowed))
 		if hint == "" {
 			hint = fmt.Sprintf("; on %s write one of %s", on, quoteList(keys(allowed)))
 		}
@@ -141,7 +141,7 @@ func (c *checker) typeRef(t *ast.TypeRef) {
 			cands = append(cands, k)
 		}
 	}
-	c.errorf(t.Name.Range, "WF102", "unknown type `%s`%s", n, suggest(n, cands))
+	c.errorf(t.Name.Range, "WF102", "unknown type `%s`%s", n, c.didYouMean(t.Name.Range, n, cands))
 }
 
 // typeName resolves a type reference to its name ("" if unknown).

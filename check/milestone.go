@@ -15,7 +15,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	kind := m.Kind.Name
 	final, ok := milestoneKinds[kind]
 	if !ok {
-		c.errorf(m.Kind.Range, "WF117", "unknown milestone `%s`: a subscription's milestones are `Assigned { … }` (the slot must be taken) and `Finished { … }` (the event must arrive)%s", kind, suggest(kind, keys(milestoneKinds)))
+		c.errorf(m.Kind.Range, "WF117", "unknown milestone `%s`: a subscription's milestones are `Assigned { … }` (the slot must be taken) and `Finished { … }` (the event must arrive)%s", kind, c.didYouMean(m.Kind.Range, kind, keys(milestoneKinds)))
 		for _, o := range m.Outcomes {
 			c.block(&blockCtx{sc: sc, where: fmt.Sprintf("outcome `%s`", o.Name.Name)}, o.Body)
 		}
@@ -40,7 +40,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		case "Backoff":
 			backoff = s
 		default:
-			c.errorf(s.Name.Range, "WF107", "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, suggest(s.Name.Name, milestoneSettings))
+			c.errorf(s.Name.Range, "WF107", "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, milestoneSettings))
 		}
 	}
 	if m.Bad {
@@ -119,7 +119,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 			c.errorf(o.Name.Range, "WF117", "`%s` belongs to `%s`, not `%s`: under `%s` write `%s { … }`", n, other, kind, kind, final)
 			hasFinal = true // the intent is there; do not add WF205
 		default:
-			c.errorf(o.Name.Range, "WF117", "unknown outcome `%s` in milestone `%s`: its outcomes are `Exhausted { … }` and `%s { … }`%s", n, kind, final, suggest(n, []string{"Exhausted", final}))
+			c.errorf(o.Name.Range, "WF117", "unknown outcome `%s` in milestone `%s`: its outcomes are `Exhausted { … }` and `%s { … }`%s", n, kind, final, c.didYouMean(o.Name.Range, n, []string{"Exhausted", final}))
 		}
 		c.block(&blockCtx{sc: sc, where: fmt.Sprintf("outcome `%s`", n)}, o.Body)
 	}

@@ -139,7 +139,7 @@ func (c *checker) factory(p *Policy, call *ast.Call) {
 	name := p.Factory.Name
 	shape, ok := factories[name]
 	if !ok {
-		c.errorf(p.Factory.Range, "WF304", "unknown policy `Backoff.%s`: write `Backoff.Fixed`, `Backoff.Linear` or `Backoff.Exponential`%s", name, suggest(name, keys(factories)))
+		c.errorf(p.Factory.Range, "WF304", "unknown policy `Backoff.%s`: write `Backoff.Fixed`, `Backoff.Linear` or `Backoff.Exponential`%s", name, c.didYouMean(p.Factory.Range, name, keys(factories)))
 		p.Valid = false
 		return
 	}
@@ -185,7 +185,7 @@ func (c *checker) member(p *Policy, m *Member) {
 	name := m.Name.Name
 	sig, ok := memberSigs[name]
 	if !ok {
-		c.errorf(m.Name.Range, "WF304", "unknown policy member `.%s`: the members are `.MaxAttempts(int)`, `.Cap(TimeSpan)` and `.Jitter(decimal)`%s", name, suggest(name, keys(memberSigs)))
+		c.errorf(m.Name.Range, "WF304", "unknown policy member `.%s`: the members are `.MaxAttempts(int)`, `.Cap(TimeSpan)` and `.Jitter(decimal)`%s", name, c.didYouMean(m.Name.Range, name, keys(memberSigs)))
 		p.Valid = false
 		return
 	}

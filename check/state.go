@@ -55,7 +55,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 			unknownEvent = true
 		}
 		if !known && !wc.w.Bad {
-			c.errorf(sub.Event.Range, "WF104", "`subscribe %s`: workflow `%s` declares no event `%s`%s", sub.Event.Name, wc.w.Name.Name, sub.Event.Name, suggestEvent(sub.Event.Name, wc))
+			c.errorf(sub.Event.Range, "WF104", "`subscribe %s`: workflow `%s` declares no event `%s`%s", sub.Event.Name, wc.w.Name.Name, sub.Event.Name, c.suggestEvent(sub.Event, wc))
 		}
 		if known && sub.Params != nil {
 			c.paramsMatch(sub.Params, ev, "this subscription")
@@ -91,7 +91,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 				for k := range slots {
 					names = append(names, k)
 				}
-				hint := suggest(h.Name.Name, names)
+				hint := c.didYouMean(h.Name.Range, h.Name.Name, names)
 				if hint == "" && len(names) > 0 {
 					hint = "; this state subscribes " + quoteList(keys(slots))
 				} else if hint == "" {
@@ -121,11 +121,11 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 	wc.stateTargets(s, sc.targets)
 }
 
-func suggestEvent(name string, wc *wfCtx) string {
-	if h := suggest(name, keys(wc.events)); h != "" {
+func (c *checker) suggestEvent(id *ast.Ident, wc *wfCtx) string {
+	if h := c.didYouMean(id.Range, id.Name, keys(wc.events)); h != "" {
 		return h
 	}
-	return fmt.Sprintf("; declare it with `event %s(…);`", name)
+	return fmt.Sprintf("; declare it with `event %s(…);`", id.Name)
 }
 
 // stateTargets records the goto targets of a state for reachability.
@@ -292,7 +292,7 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
 	for _, m := range bc.enum.Members {
 		names = append(names, m.Name)
 	}
-	hint := suggest(label.Name, names)
+	hint := c.didYouMean(label.Range, label.Name, names)
 	if hint == "" {
 		hint = "; its members are " + quoteList(names)
 	}
@@ -336,7 +336,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 			d := c.errorf(a.Label.Range, "WF101", "duplicate argument `retry:`")
 			c.related(d, retry.Label.Range, "first given here")
 		case a.Label != nil:
-			c.errorf(a.Label.Range, "WF118", "unknown argument `%s:`: `Workflow.Once` takes a name and `retry:`%s", a.Label.Name, suggest(a.Label.Name, []string{"retry"}))
+			c.errorf(a.Label.Range, "WF118", "unknown argument `%s:`: `Workflow.Once` takes a name and `retry:`%s", a.Label.Name, c.didYouMean(a.Label.Range, a.Label.Name, []string{"retry"}))
 		default:
 			c.errorf(a.Range, "WF118", "unexpected argument: `Workflow.Once` takes the step's name first, then `retry: policy`")
 		}

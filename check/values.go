@@ -127,7 +127,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 			c.errorf(sel.Range, "WF304", "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 			return 0, false
 		}
-		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, suggest(sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
 		return 0, false
 	}
 	call, ok := e.(*ast.Call)
@@ -140,7 +140,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	}
 	unit, ok := timeSpanUnits[sel.Sel.Name]
 	if !ok {
-		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, suggest(sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
 		return 0, false
 	}
 	if len(call.Args) != 1 || call.Args[0].Label != nil {

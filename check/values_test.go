@@ -62,15 +62,15 @@ func TestSuggest(t *testing.T) {
 		cands []string
 		want  string
 	}{
-		{"Strat", []string{"Start", "Stop"}, "; did you mean `Start`?"},
-		{"Runing", []string{"Running", "Queued"}, "; did you mean `Running`?"},
-		{"FromSecs", []string{"FromDays", "FromSeconds", "FromMinutes"}, "; did you mean `FromSeconds`?"},
+		{"Strat", []string{"Start", "Stop"}, "Start"},
+		{"Runing", []string{"Running", "Queued"}, "Running"},
+		{"FromSecs", []string{"FromDays", "FromSeconds", "FromMinutes"}, "FromSeconds"},
 		{"Xyz", []string{"Start"}, ""},
 		{"Start", []string{"Start"}, ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.name, tt.cands); got != tt.want {
-			t.Errorf("suggest(%q) = %q, want %q", tt.name, got, tt.want)
+		if got := closest(tt.name, tt.cands); got != tt.want {
+			t.Errorf("closest(%q) = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

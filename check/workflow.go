@@ -83,7 +83,7 @@ func (c *checker) workflow(w *ast.Workflow) {
 		case "Initial":
 			initial = s
 		default:
-			c.errorf(s.Name.Range, "WF107", "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, suggest(s.Name.Name, []string{"Tracks", "Autostart", "Initial"}))
+			c.errorf(s.Name.Range, "WF107", "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"}))
 		}
 	}
 	var initialState *ast.State
@@ -134,7 +134,7 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 						ents = append(ents, k)
 					}
 				}
-				c.errorf(s.Value.Rng(), "WF112", "`Tracks` names `%s`, which is not an entity%s", n.Name, suggest(n.Name, ents))
+				c.errorf(s.Value.Rng(), "WF112", "`Tracks` names `%s`, which is not an entity%s", n.Name, c.didYouMean(n.Range, n.Name, ents))
 				return nil
 			}
 		}
@@ -162,7 +162,7 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 		}
 		return e
 	}
-	c.errorf(s.Value.Rng(), "WF112", "entity `%s` has no field `%s`%s", ent.Name.Name, sel.Sel.Name, suggest(sel.Sel.Name, names))
+	c.errorf(s.Value.Rng(), "WF112", "entity `%s` has no field `%s`%s", ent.Name.Name, sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, names))
 	return nil
 }
 
@@ -171,7 +171,7 @@ func (c *checker) resolveState(wc *wfCtx, id *ast.Ident) *ast.State {
 	if st, ok := wc.states[id.Name]; ok {
 		return st
 	}
-	c.errorf(id.Range, "WF103", "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, suggest(id.Name, keys(wc.states)))
+	c.errorf(id.Range, "WF103", "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.didYouMean(id.Range, id.Name, keys(wc.states)))
 	return nil
 }
 
@@ -258,7 +258,7 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 	}
 	for _, s := range wc.w.States {
 		if !members[s.Name.Name] {
-			d := c.errorf(s.Name.Range, "WF113", "state `%s` is not a member of `%s`, the enum workflow `%s` tracks%s; add it to the enum or rename the state", s.Name.Name, e.Name.Name, wc.w.Name.Name, suggest(s.Name.Name, names))
+			d := c.errorf(s.Name.Range, "WF113", "state `%s` is not a member of `%s`, the enum workflow `%s` tracks%s; add it to the enum or rename the state", s.Name.Name, e.Name.Name, wc.w.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, names))
 			d.Related = append(d.Related, diagRelated(e.File.Name, e.Name.Range, "enum `"+e.Name.Name+"` declared here"))
 		}
 	}
