@@ -342,3 +342,29 @@ func FuzzSchedule(f *testing.F) {
 		}
 	})
 }
+
+func TestTruncatedTableRenders(t *testing.T) {
+	s := lower(t, stepProgram("Backoff.Linear(TimeSpan.FromMilliseconds(1)).MaxAttempts(20001)"), Options{})
+	var text, js strings.Builder
+	if err := WriteText(&text, []*Schedule{s}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&js, []*Schedule{s}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "… attempts 10001–20001 each wait longer (the table stops at 10000 rows)") {
+		t.Errorf("no truncation line in:\n%.400s", text.String()[len(text.String())-400:])
+	}
+	if !strings.Contains(js.String(), `"truncated": true`) || strings.Count(js.String(), `"from"`) != MaxRows {
+		t.Errorf("JSON: truncated flag or %d rows missing", MaxRows)
+	}
+	// Untruncated tables do not carry the field.
+	s = lower(t, stepProgram("Backoff.Linear(TimeSpan.FromMilliseconds(1)).MaxAttempts(5)"), Options{})
+	js.Reset()
+	if err := WriteJSON(&js, []*Schedule{s}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(js.String(), "truncated") {
+		t.Errorf("an untruncated table says truncated")
+	}
+}
