@@ -81,11 +81,10 @@ func (fp *fileParser) splitTop() []span {
 			open.close(c)
 		case '}':
 			if !open.close(c) {
-				// A stray `}`: a chunk of its own, reported as unexpected.
-				if i > lo {
-					out = append(out, span{lo, i})
-				}
-				out = append(out, span{i, i + 1})
+				// A `}` that closes nothing ends the declaration in progress
+				// (`enum E A, B }` lacks its `{`: one error, not two); alone,
+				// it is a chunk of its own, reported as unexpected.
+				out = append(out, span{lo, i + 1})
 				lo, attrsOnly, open = i+1, false, open[:0]
 				continue
 			}

@@ -59,6 +59,8 @@ func (cp *chunkParser) expectMessage(i int, s span, expect, what string) string 
 		after = "the type `" + ptext + "`"
 	case ptext == "(" && (what == "event" || what == "subscription" || what == "handler") && want == "`)`":
 		want = "a parameter (`Type name`) or `)`"
+	case want == "`]`" && (pt.Kind == lexer.Ident || ptext == ")"):
+		want = "`,` or `]`"
 	case want == "`)`" && (pt.Kind == lexer.Ident || pt.Kind == lexer.Int || pt.Kind == lexer.Decimal || pt.Kind == lexer.String || ptext == ")" || ptext == "true" || ptext == "false"):
 		// After an argument or a parameter, a list goes on with `,`.
 		want = "`,` or `)`"
