@@ -26,29 +26,20 @@ func BenchmarkLex(b *testing.B) {
 	}
 }
 
-func BenchmarkParseOneFile(b *testing.B) {
-	srcs, n := sources(20000, 1)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	for b.Loop() {
-		Parse(srcs, Options{})
-	}
-}
-
-func BenchmarkParseManyFiles(b *testing.B) {
-	srcs, n := sources(20000, 100)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	for b.Loop() {
-		Parse(srcs, Options{})
-	}
-}
-
-func BenchmarkParseOneWorker(b *testing.B) {
-	srcs, n := sources(20000, 100)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	for b.Loop() {
-		Parse(srcs, Options{Workers: 1})
+// BenchmarkParse parses 20,000 lines as one file, as 100 files, and as 100
+// files on one worker (the parallel speed-up is the difference).
+func BenchmarkParse(b *testing.B) {
+	for _, bc := range []struct {
+		name           string
+		files, workers int
+	}{{"OneFile", 1, 0}, {"ManyFiles", 100, 0}, {"OneWorker", 100, 1}} {
+		b.Run(bc.name, func(b *testing.B) {
+			srcs, n := sources(20000, bc.files)
+			b.SetBytes(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				Parse(srcs, Options{Workers: bc.workers})
+			}
+		})
 	}
 }
