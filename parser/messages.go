@@ -23,8 +23,8 @@ func (cp *chunkParser) expectMessage(i int, s span, expect, what string) string 
 		}
 		return "expected " + genericWant(what) + ", found " + found
 	}
-	pt := cp.toks[prev]
-	ptext := cp.text(prev)
+	pt := struct{ Kind lexer.Kind }{cp.kind(prev)}
+	ptext := cp.word(prev)
 	after := "`" + ptext + "`"
 	want := translateExpect(expect)
 	// pp is the token before prev, for telling a type from a name.
