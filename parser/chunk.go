@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/lexer"
 )
@@ -140,7 +142,7 @@ func (cp *chunkParser) body(open, hi int, starts func(string) bool, what, after 
 		parse(m)
 	}
 	if closeAt >= hi {
-		cp.syntax(cp.errRange(hi), "expected `}` to close "+what+", found "+cp.describe(hi))
+		cp.unclosed(openBracket{'{', open}, "expected `}` to close "+what+", found "+cp.describe(hi), cp.errRange(hi), what)
 		return -1
 	}
 	if closeAt+1 < hi {
@@ -267,6 +269,10 @@ func (cp *chunkParser) parseState(m span) *ast.State {
 }
 
 func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
+	if cp.misplacedMilestone(st, it) {
+		st.Bad = true
+		return
+	}
 	ok := cp.checkNesting(it)
 	if ok {
 		g, err := getParsers().stateItem.ParseFromLexer(cp.stream(it))
@@ -470,4 +476,22 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the subscription: expected a state item (`subscribe …`, `on …`) or `}`")
 	}
 	return sub
+}
+
+// misplacedMilestone reports a milestone written directly in a state
+// (`Finished { … }` without its `subscribe`) as one error, rather than as a
+// setting without `=` and an unknown setting.
+func (cp *chunkParser) misplacedMilestone(st *ast.State, it span) bool {
+	if cp.kind(it.lo) != lexer.Ident || it.lo+1 >= it.hi || !cp.isPunct(it.lo+1, "{") {
+		return false
+	}
+	name := cp.text(it.lo)
+	for _, kind := range [...]string{"Assigned", "Finished"} {
+		if keywordDistance(name, strings.ToLower(kind)) < 3 {
+			cp.syntax(cp.tokRange(it.lo), "milestone `"+name+"` cannot stand directly in state `"+st.Name.Name+
+				"`: a milestone hangs off a subscription, as in `subscribe Event(…) { "+kind+" { … } }` in this state")
+			return true
+		}
+	}
+	return false
 }

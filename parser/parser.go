@@ -304,16 +304,23 @@ type chunkParser struct {
 	diags diag.List
 }
 
-// syntax reports a WF001, unless an unterminated string or comment earlier
-// in the same declaration swallowed text: then the error is its consequence.
+// syntax reports a WF001, unless reportable says it is a consequence.
 func (cp *chunkParser) syntax(r diag.Range, msg string) {
-	at := int(r.Start.Offset)
-	for _, u := range cp.unterminated {
-		if u >= cp.start && u < at {
-			return
-		}
+	if cp.reportable(r) {
+		cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
 	}
-	// A token right after dropped bytes: the WF003 there is the root cause.
+}
+
+// reportable reports whether a syntax error at r has a cause of its own: not
+// when an unterminated string or comment at or before it in the same
+// declaration swallowed text (its WF002 is the root cause), nor right after
+// bytes the lexer dropped (WF003). Both lookups are binary searches, so a
+// file of many errors and many unterminated strings stays linear.
+func (cp *chunkParser) reportable(r diag.Range) bool {
+	at := int(r.Start.Offset)
+	if k := sort.SearchInts(cp.unterminated, cp.start); k < len(cp.unterminated) && cp.unterminated[k] <= at {
+		return false
+	}
 	if len(cp.gaps) > 0 {
 		i := cp.indexAt(at)
 		prevEnd := 0
@@ -322,10 +329,10 @@ func (cp *chunkParser) syntax(r diag.Range, msg string) {
 		}
 		k := sort.SearchInts(cp.gaps, prevEnd)
 		if k < len(cp.gaps) && cp.gaps[k] <= at {
-			return
+			return false
 		}
 	}
-	cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
+	return true
 }
 
 // parseTopChunk parses one top-level chunk. A panic inside participle (a bug,
@@ -539,7 +546,23 @@ func (cp *chunkParser) reportParse(err error, s span, what string) {
 	if k := strings.LastIndex(msg, "(expected "); k >= 0 && strings.HasSuffix(msg, ")") {
 		expect = msg[k+len("(expected ") : len(msg)-1]
 	}
-	cp.syntax(cp.errRange(i), cp.expectMessage(i, s, expect, what))
+	want, after := cp.expectation(i, s, expect, what)
+	if cp.reportUnclosed(i, s, want) {
+		return
+	}
+	if strings.HasPrefix(want, "`;`") && i > s.lo {
+		text := "expected " + want
+		if cp.kind(i-1) != lexer.Punct {
+			text += " after " + after
+		}
+		cp.missingSemicolon(i, text)
+		return
+	}
+	text := "expected " + want
+	if after != "" {
+		text += " after " + after
+	}
+	cp.syntax(cp.errRange(i), text+", found "+cp.describe(i))
 }
 
 // errRange is the range of token i, or an empty range where the file ends.
