@@ -189,7 +189,7 @@ func artifactURI(file string) string {
 	return u.String()
 }
 
-// exitFor returns the exit status of LANGUAGE.md §8 as an error for cobra.
+// exitFor returns the exit status (README.md, "wfc check") as an error for cobra.
 func exitFor(l *loaded, ds []diag.Diagnostic, strict bool) error {
 	if l.failed {
 		return exitError{exitUsage}

@@ -29,7 +29,8 @@ func newScheduleCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short: "Print the resolved retry schedule of every milestone and durable step",
 		Long: `Schedule lowers every policy consumer — each milestone and each durable step —
 into its resolved schedule: the normalised policy, the budget counted both
-ways, and per attempt the wait before it and when it starts (LANGUAGE.md §6).
+ways, and per attempt the wait before it and when it starts (see
+"The schedule table" in docs/language.md).
 
 A program with errors has no schedule: its diagnostics go to standard error
 and the exit status is 1.`,
