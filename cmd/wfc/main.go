@@ -78,6 +78,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			return nil
 		},
 	})
+	strictUsage(root)
 	return root
 }
 
