@@ -1,7 +1,7 @@
 // Command wfc is the compiler and validator of the workflow language:
 // `wfc check` reports every syntax and meaning error, `wfc schedule` prints
 // each retry policy's resolved schedule, `wfc explain` documents every
-// diagnostic code. See README.md and LANGUAGE.md.
+// diagnostic code. See README.md and docs/language.md.
 package main
 
 import (
@@ -23,7 +23,7 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// Exit statuses (LANGUAGE.md §8).
+// Exit statuses (README.md, "wfc check").
 const (
 	exitOK    = 0
 	exitFound = 1 // an error diagnostic, or with --strict a warning
@@ -78,6 +78,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			return nil
 		},
 	})
+	strictUsage(root)
 	return root
 }
 
