@@ -59,7 +59,7 @@ func Source(name, src string) (string, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return src, &SyntaxError{Diags: errs}
+		return src, &SyntaxError{Diags: diag.Sort(errs, []string{name})}
 	}
 	lx := lexer.Lex(name, src)
 	return Layout(src, &lx)
