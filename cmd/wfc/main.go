@@ -69,6 +69,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newCheckCmd(stdin, stdout, stderr))
 	root.AddCommand(newScheduleCmd(stdin, stdout, stderr))
 	root.AddCommand(newExplainCmd(stdout))
+	root.AddCommand(newLSPCmd(stdin, stdout, stderr))
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print wfc's version",
