@@ -96,7 +96,7 @@ func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 	}
 	var out protocol.WorkspaceSymbolSlice
 	for _, o := range sn.index().occ {
-		if !o.def || !fuzzy(p.Query, o.sym.name) {
+		if !o.def {
 			continue
 		}
 		short, container := o.sym.name, ""
@@ -104,6 +104,9 @@ func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 			container, short, _ = strings.Cut(o.sym.name, ".")
 		} else if i := strings.LastIndexByte(short, '.'); i >= 0 {
 			short, container = short[i+1:], short[:i]
+		}
+		if !fuzzy(p.Query, short) {
+			continue
 		}
 		ws := protocol.WorkspaceSymbol{Location: ptrLoc(sn.location(o.file, o.rng))}
 		ws.Name, ws.Kind = short, kinds[o.sym.kind]

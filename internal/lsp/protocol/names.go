@@ -9,6 +9,7 @@ type (
 	Boolean                                = lsp.Boolean
 	Client                                 = lsp.Client
 	CodeAction                             = lsp.CodeAction
+	CodeActionContext                      = lsp.CodeActionContext
 	CodeActionKind                         = lsp.CodeActionKind
 	CodeActionOptions                      = lsp.CodeActionOptions
 	CodeActionParams                       = lsp.CodeActionParams
@@ -36,6 +37,7 @@ type (
 	DocumentSymbolParams                   = lsp.DocumentSymbolParams
 	DocumentSymbolResult                   = lsp.DocumentSymbolResult
 	DocumentSymbolSlice                    = lsp.DocumentSymbolSlice
+	FileEvent                              = lsp.FileEvent
 	FullDocumentDiagnosticReport           = lsp.FullDocumentDiagnosticReport
 	GeneralClientCapabilities              = lsp.GeneralClientCapabilities
 	Hover                                  = lsp.Hover
@@ -55,6 +57,7 @@ type (
 	PrepareRenameResult                    = lsp.PrepareRenameResult
 	PublishDiagnosticsParams               = lsp.PublishDiagnosticsParams
 	Range                                  = lsp.Range
+	ReferenceContext                       = lsp.ReferenceContext
 	ReferenceParams                        = lsp.ReferenceParams
 	RelatedFullDocumentDiagnosticReport    = lsp.RelatedFullDocumentDiagnosticReport
 	RenameOptions                          = lsp.RenameOptions
@@ -63,6 +66,7 @@ type (
 	ServerCapabilities                     = lsp.ServerCapabilities
 	ServerInfo                             = lsp.ServerInfo
 	String                                 = lsp.String
+	SymbolInformationSlice                 = lsp.SymbolInformationSlice
 	SymbolKind                             = lsp.SymbolKind
 	TextDocumentContentChangeEvent         = lsp.TextDocumentContentChangeEvent
 	TextDocumentContentChangePartial       = lsp.TextDocumentContentChangePartial
@@ -94,6 +98,7 @@ const (
 	CompletionItemKindProperty               = lsp.CompletionItemKindProperty
 	DiagnosticSeverityError                  = lsp.DiagnosticSeverityError
 	DiagnosticSeverityWarning                = lsp.DiagnosticSeverityWarning
+	FileChangeTypeChanged                    = lsp.FileChangeTypeChanged
 	FileChangeTypeDeleted                    = lsp.FileChangeTypeDeleted
 	MarkupKindMarkdown                       = lsp.MarkupKindMarkdown
 	MethodExit                               = lsp.MethodExit
