@@ -30,8 +30,8 @@ func TestHover(t *testing.T) {
 	c.open("flow.wf", src)
 	c.version("flow.wf", 1)
 	for _, tc := range []struct{ needle, want string }{
-		{"Finished", "| 3 | 10m | 25m |"},             // the milestone: the schedule table
-		{"Backoff.Exponential", "exponential: 5m"},     // the policy
+		{"Finished", "| 3 | 10m | 25m |"},                         // the milestone: the schedule table
+		{"Backoff.Exponential", "exponential: 5m"},                // the policy
 		{"goto Running", "state Running  // in workflow JobFlow"}, // a name: its declaration
 		{"Decision decision);", "enum Decision { Ok, Retry }"},
 		{"WF203", "WF203"}, // a code: its explanation
