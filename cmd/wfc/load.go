@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +14,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/parser"
@@ -182,19 +183,9 @@ func limitMemory(l *loaded) {
 	debug.SetMemoryLimit(64<<20 + memoryPerByte*n)
 }
 
-// analyze parses and checks the loaded files as one program.
+// analyze parses, checks and lints the loaded files as one program, through
+// the library pipeline (the same call the language server makes).
 func analyze(l *loaded) *analysis {
-	prog, ds := parser.Parse(l.sources, parser.Options{})
-	res := check.Check(prog)
-	ds = append(ds, res.Diags...)
-	ds = append(ds, codegen.Lints(res)...)
-	var ignores []diag.Ignore
-	for _, f := range prog.Files {
-		ignores = append(ignores, f.Ignores...)
-	}
-	ds = diag.Suppress(ds, ignores, func(code string) bool {
-		c, ok := diag.Lookup(code)
-		return !ok || c.Severity == diag.Error
-	})
-	return &analysis{prog: prog, result: res, diags: diag.Sort(ds, l.order)}
+	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{})
+	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics}
 }
