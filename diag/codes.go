@@ -12,7 +12,7 @@ import (
 type Code struct {
 	Code     string
 	Severity Severity
-	Title    string // one line, as in the catalogue of LANGUAGE.md §7
+	Title    string // one line, as in the catalogue of docs/language.md
 	Explain  string // what it means and why it matters
 	Wrong    string // a program that yields the code
 	Right    string // the corrected program, clean of every diagnostic
@@ -62,7 +62,7 @@ const okStates = "  state A { subscribe Go(); on Go { goto Done; } }\n  terminal
 // Codes lists every diagnostic wfc reports, in code order.
 var Codes = []Code{
 	{"WF001", Error, "syntax error: unexpected token",
-		"The text does not follow the grammar of LANGUAGE.md §3 at this token. The message says what was expected there. wfc recovers at the next declaration, member or item, so every independent syntax error of a file is reported in one run.",
+		"The text does not follow the grammar (docs/language.md) at this token. The message says what was expected there. wfc recovers at the next declaration, member or item, so every independent syntax error of a file is reported in one run.",
 		"enum Size { Small Large }\n",
 		"enum Size { Small, Large }\n"},
 	{"WF002", Error, "unterminated string or block comment",
@@ -226,11 +226,11 @@ var Codes = []Code{
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(30))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF312", Warning, "`Exponential` without `Cap` waits more than an hour in budget",
-		"Doubling is the growth people mean and the ceiling is the part they forget (seed 000): `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16. The message names the first attempt past an hour. Add `.Cap(…)` or lower the attempts.",
+		"Doubling is the growth people mean and the ceiling is the part they forget: `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16. The message names the first attempt past an hour. Add `.Cap(…)` or lower the attempts.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13).Cap(TimeSpan.FromMinutes(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF313", Warning, "the cap clips the jitter away",
-		"The cap applies after jitter. Once even the least jittered wait is above the cap, every run waits exactly the cap, and runs that failed together come back together: the retry herd that jitter was meant to break up re-forms (seed 003). The message names the attempt from which it happens.",
+		"The cap applies after jitter. Once even the least jittered wait is above the cap, every run waits exactly the cap, and runs that failed together come back together: the retry herd that jitter was meant to break up re-forms. The message names the attempt from which it happens.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).Jitter(0.2).MaxAttempts(12)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).Jitter(0.2).MaxAttempts(8)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF314", Error, "a wait in budget exceeds TimeSpan's range",

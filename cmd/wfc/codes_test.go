@@ -77,38 +77,6 @@ func TestCodeCatalogue(t *testing.T) {
 	}
 }
 
-// TestReadmeCodeTable keeps the README's table of diagnostics in step with
-// the catalogue: the table between the markers is generated from diag.Codes
-// (go test ./cmd/wfc -update rewrites it).
-func TestReadmeCodeTable(t *testing.T) {
-	const begin, end = "<!-- codes:begin -->\n", "<!-- codes:end -->"
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(b)
-	i, j := strings.Index(s, begin), strings.Index(s, end)
-	if i < 0 || j < i {
-		t.Fatal("README.md lacks the codes markers")
-	}
-	var table strings.Builder
-	table.WriteString("| code | severity | meaning |\n|---|---|---|\n")
-	for _, c := range diag.Codes {
-		fmt.Fprintf(&table, "| %s | %s | %s |\n", c.Code, c.Severity, strings.ReplaceAll(c.Title, "|", "\\|"))
-	}
-	want := s[:i+len(begin)] + table.String() + s[j:]
-	if want == s {
-		return
-	}
-	if *update {
-		if err := os.WriteFile("../../README.md", []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("README.md's table of diagnostics is out of date: run go test ./cmd/wfc -update")
-}
-
 // containsWant reports whether some `// want` annotation lists code.
 func containsWant(text, code string) bool {
 	for _, m := range wantRE.FindAllStringSubmatch(text, -1) {
