@@ -52,7 +52,7 @@ type gAttr struct {
 }
 
 type gAttrArgs struct {
-	List []*gExpr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+	List []*expr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
 }
 
 type gEntity struct {
@@ -79,7 +79,7 @@ type gRule struct {
 	EndPos plexer.Position
 	Kind   string   `parser:"@('allow' | 'deny')"`
 	Ops    []*gName `parser:"@@ ( ',' @@ )*"`
-	When   *gExpr   `parser:"( 'when' @@ )? ';'"`
+	When   *expr   `parser:"( 'when' @@ )? ';'"`
 }
 
 type gField struct {
@@ -127,7 +127,7 @@ type gSetting struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Name   *gName `parser:"@@ '='"`
-	Value  *gExpr `parser:"@@ ';'"`
+	Value  *expr `parser:"@@ ';'"`
 }
 
 // gStateItem is one item of a state body.
@@ -159,7 +159,7 @@ type gMItem struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Name   *gName  `parser:"@@"`
-	Value  *gExpr  `parser:"( '=' @@ ';'"`
+	Value  *expr  `parser:"( '=' @@ ';'"`
 	Body   *gBlock `parser:"| @@ )"`
 }
 
@@ -184,74 +184,9 @@ type gStmt struct {
 	EndPos  plexer.Position
 	Goto    *gName    `parser:"  'goto' @@ ';'"`
 	Default *gBlock   `parser:"| 'default' @@"`
-	Expr    *gPostfix `parser:"| @@"`
+	Expr    *postfix `parser:"| @@"`
 	Semi    bool      `parser:"  ( @';'"`
 	Body    *gBlock   `parser:"  | @@ )"`
-}
-
-// gExpr is an operand and a flat list of binary operators with their right
-// operands; conversion applies the precedence of §3 (`||` < `&&` <
-// comparisons, which do not chain). Flat, an expression costs participle two
-// levels of structs instead of four.
-type gExpr struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Left   *gUnary    `parser:"@@"`
-	Rest   []*gBinary `parser:"@@*"`
-}
-
-type gBinary struct {
-	Pos   plexer.Position
-	Op    string  `parser:"@('||' | '&&' | '==' | '!=' | '<=' | '>=' | '<' | '>')"`
-	Right *gUnary `parser:"@@"`
-}
-
-// gUnary is prefix operators (`!`, `-`, any number) before a postfix expression.
-type gUnary struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
-	Ops     []string  `parser:"@('!' | '-')*"`
-	Postfix *gPostfix `parser:"@@"`
-}
-
-type gPostfix struct {
-	Pos      plexer.Position
-	EndPos   plexer.Position
-	Primary  *gPrimary  `parser:"@@"`
-	Suffixes []*gSuffix `parser:"@@*"`
-}
-
-type gSuffix struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Sel    *gName `parser:"  '.' @@"`
-	Args   *gArgs `parser:"| @@"`
-}
-
-type gArgs struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	List   []*gArg `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
-}
-
-// gArg is `Expr` or `Label: Expr` (then First is the label).
-type gArg struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	First  *gExpr `parser:"@@"`
-	Value  *gExpr `parser:"( ':' @@ )?"`
-}
-
-type gPrimary struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
-	Int     *string `parser:"  @Int"`
-	Decimal *string `parser:"| @Decimal"`
-	String  *string `parser:"| @String"`
-	True    bool    `parser:"| @'true'"`
-	False   bool    `parser:"| @'false'"`
-	Name    *string `parser:"| @Ident"`
-	Paren   *gExpr  `parser:"| '(' @@ ')'"`
 }
 
 // parsers holds one participle parser per kind of chunk. They are built

@@ -560,7 +560,12 @@ func (cp *chunkParser) reportParse(err error, s span, what string) {
 	if k := strings.LastIndex(msg, "(expected "); k >= 0 && strings.HasSuffix(msg, ")") {
 		expect = msg[k+len("(expected ") : len(msg)-1]
 	}
-	want, after := cp.expectation(i, s, expect, what)
+	var want, after string
+	if ee, ok := err.(*expectError); ok {
+		want, after = ee.want, ee.after
+	} else {
+		want, after = cp.expectation(i, s, expect, what)
+	}
 	if cp.reportUnclosed(i, s, want) {
 		return
 	}
