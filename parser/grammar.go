@@ -79,7 +79,7 @@ type gRule struct {
 	EndPos plexer.Position
 	Kind   string   `parser:"@('allow' | 'deny')"`
 	Ops    []*gName `parser:"@@ ( ',' @@ )*"`
-	When   *expr   `parser:"( 'when' @@ )? ';'"`
+	When   *expr    `parser:"( 'when' @@ )? ';'"`
 }
 
 type gField struct {
@@ -127,7 +127,7 @@ type gSetting struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Name   *gName `parser:"@@ '='"`
-	Value  *expr `parser:"@@ ';'"`
+	Value  *expr  `parser:"@@ ';'"`
 }
 
 // gStateItem is one item of a state body.
@@ -159,7 +159,7 @@ type gMItem struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Name   *gName  `parser:"@@"`
-	Value  *expr  `parser:"( '=' @@ ';'"`
+	Value  *expr   `parser:"( '=' @@ ';'"`
 	Body   *gBlock `parser:"| @@ )"`
 }
 
@@ -182,11 +182,11 @@ type gBlock struct {
 type gStmt struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Goto    *gName    `parser:"  'goto' @@ ';'"`
-	Default *gBlock   `parser:"| 'default' @@"`
+	Goto    *gName   `parser:"  'goto' @@ ';'"`
+	Default *gBlock  `parser:"| 'default' @@"`
 	Expr    *postfix `parser:"| @@"`
-	Semi    bool      `parser:"  ( @';'"`
-	Body    *gBlock   `parser:"  | @@ )"`
+	Semi    bool     `parser:"  ( @';'"`
+	Body    *gBlock  `parser:"  | @@ )"`
 }
 
 // parsers holds one participle parser per kind of chunk. They are built
