@@ -37,12 +37,11 @@ func (cp *chunkParser) tokAt(p plexer.Position) (lexer.Token, int) {
 	return cp.toks[k], k
 }
 
-func (cp *chunkParser) name(g *gName) *ast.Ident {
-	if g == nil || g.Value == "" {
+func (cp *chunkParser) name(g *name) *ast.Ident {
+	if g == nil || g.Name == "" {
 		return nil
 	}
-	_, k := cp.tokAt(g.Pos)
-	return &ast.Ident{Range: cp.tokRange(k), Name: g.Value}
+	return (*ast.Ident)(g)
 }
 
 func (cp *chunkParser) convAttrs(lists []*gAttrList) []*ast.Attr {
