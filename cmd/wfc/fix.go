@@ -29,7 +29,9 @@ type fixPlan struct {
 	codes []string // the codes fixed, one per fix applied
 }
 
-// syntaxCodes mark a file --fix never touches: its tree is not what the user wrote.
+// syntaxCodes mark a file whose other fixes --fix does not apply: its tree is
+// not what the user wrote. Its syntax fixes are applied when they help
+// (fix_syntax.go).
 var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "WF004": true, "WF005": true}
 
 // planFixes collects, per file, the machine-applicable fix of each
@@ -37,9 +39,10 @@ var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "
 // alone, and said so on stderr.
 func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	type fileEdits struct {
-		edits []diag.Edit
-		codes []string
-		bad   string
+		edits  []diag.Edit
+		codes  []string
+		bad    string
+		syntax syntaxFixes
 	}
 	per := map[string]*fileEdits{}
 	get := func(f string) *fileEdits {
@@ -52,6 +55,7 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 		fe := get(d.File)
 		if syntaxCodes[d.Code] {
 			fe.bad = "it has syntax errors"
+			fe.syntax.add(d)
 			continue
 		}
 		for _, f := range d.Fixes {
@@ -69,6 +73,12 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	var plans []fixPlan
 	for _, name := range l.order {
 		fe := per[name]
+		if fe != nil && fe.bad != "" {
+			if p, ok := fe.syntax.plan(name, l.bytes[name]); ok {
+				plans = append(plans, p)
+				continue
+			}
+		}
 		if fe == nil || len(fe.edits) == 0 {
 			continue
 		}
