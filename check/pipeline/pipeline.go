@@ -71,6 +71,7 @@ func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
 	ds = append(ds, r.Checked.Diags...)
 	r.Schedules = codegen.Lower(r.Checked, opt.Lower)
 	ds = append(ds, codegen.LintSchedules(r.Schedules)...)
+	ds = append(ds, codegen.LintSchedules(codegen.LowerLintOnly(r.Checked))...)
 	var ignores []diag.Ignore
 	for _, f := range prog.Files {
 		ignores = append(ignores, f.Ignores...)
