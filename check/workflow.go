@@ -311,6 +311,11 @@ func (c *checker) paramsMatch(ps *ast.Params, ev *ast.Event, what string) {
 			unknown = true
 		}
 	}
+	for _, p := range ev.Params.List {
+		if !c.typeKnown(p.Type) {
+			unknown = true // WF102 or WF101 on the event's declaration
+		}
+	}
 	if unknown {
 		return
 	}
