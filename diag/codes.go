@@ -324,8 +324,8 @@ var Codes = []Code{
 		"With full jitter a wait is drawn from [0, 2w): some runs retry immediately, against a dependency that has just failed.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(4).Jitter(1)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(4).Jitter(0.5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF317", Warning, "a `// wfc:ignore CODE` comment that silences nothing",
-		"`// wfc:ignore WF312 reason` on the line before a warning (or at the end of its line) silences that code there. An ignore that silences nothing — the warning is gone, the code is wrong, or it names an error, which cannot be ignored — is reported, so stale ignores do not pile up. The fix removes the comment.",
+	{"WF317", Warning, "a `// wfc:ignore CODE` that silences nothing, or a code in lower case",
+		"`// wfc:ignore WF312 reason` on the line before a warning (or at the end of its line) silences that code there. Each code of an ignore that silences nothing — the warning is gone, the code is wrong, or it names an error, which cannot be ignored — is reported, so stale ignores do not pile up: the fix removes that code, or the whole comment when no code is left. An ignore whose warning an error may hide (a duplicate `.MaxAttempts` hides WF312, an unknown `goto` hides WF201) is not stale: the warning returns once the error is fixed. A code in lower case still silences; the fix writes it in upper case.",
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  // wfc:ignore WF201 kept for the migration\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  terminal Done { }\n  // wfc:ignore WF201 kept for the migration\n  terminal Old { }\n")},
 }
