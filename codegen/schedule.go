@@ -184,7 +184,7 @@ func sat(x *big.Rat) Ticks {
 func ratTicks(t Ticks) *big.Rat { return new(big.Rat).SetInt64(t) }
 
 func lowerOne(c *check.Consumer, opt Options) *Schedule {
-	s := &Schedule{Consumer: c, Attempts: c.Attempts, Budget: c.Budget}
+	s := &Schedule{Consumer: c, Attempts: c.Attempts, Budget: string(c.Budget)}
 	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1)}
 	if p := c.Policy; p != nil {
 		s.Shape, s.Interval = p.Shape, p.Interval

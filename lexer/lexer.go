@@ -435,7 +435,7 @@ func (l *lx) number() {
 		text := src[l.i:e]
 		bad = fmt.Sprintf("malformed number `%s`", text)
 		if isIdentStart(src[j]) {
-			bad += ": a number cannot run into letters; for a duration write `TimeSpan.FromSeconds(" + src[l.i:j] + ")`"
+			bad += gluedNumberHint(src[l.i:j], src[j:e])
 		}
 		j = e
 	}

@@ -71,23 +71,17 @@ func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
 	ds = append(ds, r.Checked.Diags...)
 	r.Schedules = codegen.Lower(r.Checked, opt.Lower)
 	ds = append(ds, codegen.LintSchedules(r.Schedules)...)
+	ds = append(ds, codegen.LintSchedules(codegen.LowerLintOnly(r.Checked))...)
 	var ignores []diag.Ignore
 	for _, f := range prog.Files {
 		ignores = append(ignores, f.Ignores...)
 	}
-	ds = diag.Suppress(ds, ignores, isError)
+	ds = diag.Suppress(ds, ignores, diag.SuppressOptions{Sources: r.Sources, Scope: newScopes(prog).scope})
 	if opt.Settings != nil {
 		ds = applySettings(ds, opt.Settings)
 	}
 	r.Diagnostics = diag.Sort(ds, order)
 	return r
-}
-
-// isError reports whether a code is catalogued as an error (or unknown, which
-// an ignore comment cannot silence either).
-func isError(code string) bool {
-	c, ok := diag.Lookup(code)
-	return !ok || c.Severity == diag.Error
 }
 
 // applySettings applies each file's settings to its diagnostics, asking for
