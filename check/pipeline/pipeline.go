@@ -51,22 +51,30 @@ type Result struct {
 
 // Run parses, checks, lints and lowers files as one program.
 func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
-	r := &Result{Sources: make(diag.Sources, len(files))}
-	order := make([]string, 0, len(files))
-	for _, f := range files {
-		if _, ok := r.Sources[f.Name]; !ok {
-			order = append(order, f.Name)
-		}
-		r.Sources[f.Name] = f.Src
-	}
-	if r.Err = ctx.Err(); r.Err != nil {
-		return r
+	if err := ctx.Err(); err != nil {
+		return &Result{Sources: sourcesOf(files), Err: err}
 	}
 	prog, ds := parser.Parse(files, parser.Options{Workers: opt.Workers})
-	r.Program = prog
+	return RunParsed(ctx, files, prog, ds, opt)
+}
+
+// RunParsed is Run after parsing: prog and its syntax diagnostics come from
+// the caller (the language server keeps the files that did not change
+// parsed). files are the program's sources, in the order of prog.Files.
+func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, syntax []diag.Diagnostic, opt Options) *Result {
+	r := &Result{Sources: sourcesOf(files), Program: prog}
+	order := make([]string, 0, len(files))
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			order = append(order, f.Name)
+		}
+	}
 	if r.Err = ctx.Err(); r.Err != nil {
 		return r
 	}
+	ds := append([]diag.Diagnostic(nil), syntax...)
 	r.Checked = check.Check(prog)
 	ds = append(ds, r.Checked.Diags...)
 	r.Schedules = codegen.Lower(r.Checked, opt.Lower)
@@ -82,6 +90,15 @@ func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
 	}
 	r.Diagnostics = diag.Sort(ds, order)
 	return r
+}
+
+// sourcesOf maps each file's name to its text.
+func sourcesOf(files []parser.Source) diag.Sources {
+	s := make(diag.Sources, len(files))
+	for _, f := range files {
+		s[f.Name] = f.Src
+	}
+	return s
 }
 
 // applySettings applies each file's settings to its diagnostics, asking for
