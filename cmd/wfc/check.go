@@ -82,9 +82,9 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	switch f.format {
 	case "json":
-		err = diag.WriteJSON(w, a.diags, len(l.order))
+		err = diag.WriteJSONNotes(w, a.diags, len(l.order), l.notes)
 	case "sarif":
-		err = diag.WriteSARIF(w, a.diags, l.bytes, diag.SARIFOptions{Version: version(), URI: artifactURI})
+		err = diag.WriteSARIF(w, a.diags, l.bytes, diag.SARIFOptions{Version: version(), URI: artifactURI, Notifications: l.notes})
 	case "github":
 		err = diag.WriteGitHub(w, a.diags)
 	default:
@@ -155,8 +155,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 			continue
 		}
 		if err := fsys.writeAtomic(p.file, p.new); err != nil {
-			fmt.Fprintf(stderr, "wfc: could not fix %s: %v; the file is unchanged\n", p.file, err)
-			l.failed = true
+			l.notify(stderr, p.file, fmt.Sprintf("could not fix %s: %v; the file is unchanged", p.file, err))
 			l.replace(p.file, p.old)
 			changed = true
 			continue

@@ -33,7 +33,8 @@ ways, and per attempt the wait before it and when it starts (see
 "The schedule table" in docs/language.md).
 
 A program with errors has no schedule: its diagnostics go to standard error
-and the exit status is 1.`,
+(with --format json, the diagnostics document of wfc check goes to standard
+output) and the exit status is 1.`,
 		Args: needPaths,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"wf"}, cobra.ShellCompDirectiveFilterFileExt
@@ -81,10 +82,17 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 	limitMemory(l)
 	a := analyze(l)
 	if errs, _ := diag.Counts(a.diags); errs > 0 {
-		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
-			return err
+		if f.format == "json" {
+			// A script always gets JSON: the diagnostics document of check.
+			if err := diag.WriteJSONNotes(stdout, a.diags, len(l.order), l.notes); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+		} else {
+			if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
+				return err
+			}
+			fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
 		}
-		fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
 		fmt.Fprintln(stderr, "wfc: the program has errors, so it has no schedule")
 		if l.failed {
 			return exitError{exitUsage}
