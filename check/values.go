@@ -325,7 +325,12 @@ func ParseDuration(s string) (Ticks, error) {
 		}
 		total.Add(total, n.Mul(n, new(big.Rat).SetInt64(unit)))
 	}
-	q := new(big.Int).Quo(total.Num(), total.Denom())
+	// Round to the nearest tick, halves up, as TimeSpan literals round
+	// (durations here are never negative).
+	q, r := new(big.Int).QuoRem(total.Num(), total.Denom(), new(big.Int))
+	if r.Lsh(r, 1).Cmp(total.Denom()) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
 	if !q.IsInt64() {
 		return 0, fmt.Errorf("duration %q is beyond TimeSpan's range", orig)
 	}

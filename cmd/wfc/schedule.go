@@ -69,7 +69,7 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 	if f.draws != "" {
 		for _, part := range strings.Split(f.draws, ",") {
 			u, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-			if err != nil || u < 0 || u >= 1 {
+			if err != nil || !(u >= 0 && u < 1) { // NaN compares false
 				return fmt.Errorf("--draws: %q is not a number in [0,1)", part)
 			}
 			opt.Draws = append(opt.Draws, u)
