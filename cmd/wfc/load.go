@@ -27,6 +27,8 @@ type loaded struct {
 	order   []string            // file names in path order
 	failed  bool                // some path could not be read (exit 2)
 	notes   []diag.Notification // why, per path, for JSON and SARIF
+	// settings are each file's project settings (wfc.json and flags).
+	settings func(file string) diag.Settings
 	// fromStdin: one of the files is standard input.
 	fromStdin bool
 }
@@ -248,6 +250,6 @@ func limitMemory(l *loaded) {
 // analyze parses, checks and lints the loaded files as one program, through
 // the library pipeline (the same call the language server makes).
 func analyze(l *loaded) *analysis {
-	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{})
+	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{Settings: l.settings})
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics}
 }

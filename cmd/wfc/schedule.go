@@ -20,6 +20,7 @@ type scheduleFlags struct {
 	draws     string
 	seed      int64
 	stdinName string
+	settings  settingsFlags
 }
 
 func newScheduleCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -49,6 +50,7 @@ output) and the exit status is 1.`,
 	fl.StringVar(&f.draws, "draws", "", "replay these uniform draws in [0,1) for jitter, comma-separated (adds the concrete timeline)")
 	fl.Int64Var(&f.seed, "seed", 0, "draw jitter pseudo-randomly from this seed (adds the concrete timeline)")
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input)")
+	f.settings.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -78,7 +80,12 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 	if cmd.Flags().Changed("seed") {
 		opt.Seed, opt.HasSeed = uint64(f.seed), true
 	}
+	over, err := f.settings.parse()
+	if err != nil {
+		return err
+	}
 	l := load(args, stdin, f.stdinName, stderr)
+	applySettings(l, over, stderr)
 	limitMemory(l)
 	a := analyze(l)
 	if errs, _ := diag.Counts(a.diags); errs > 0 {
