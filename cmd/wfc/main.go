@@ -56,7 +56,10 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 
   wfc check PATH...      report every syntax and meaning problem
   wfc schedule PATH...   print the resolved retry schedule of every policy
-  wfc explain CODE       explain a diagnostic code, with examples`,
+  wfc explain CODE       explain a diagnostic code, with examples
+  wfc fmt PATH...        lay files out in the canonical form
+  wfc export temporal PATH...  write the policies as Temporal RetryPolicies
+  wfc lsp                the language server (LSP 3.17 over stdio)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -69,6 +72,9 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newCheckCmd(stdin, stdout, stderr))
 	root.AddCommand(newScheduleCmd(stdin, stdout, stderr))
 	root.AddCommand(newExplainCmd(stdout))
+	root.AddCommand(newFmtCmd(stdin, stdout, stderr))
+	root.AddCommand(newExportCmd(stdin, stdout, stderr))
+	root.AddCommand(newLSPCmd(stdin, stdout, stderr))
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print wfc's version",
