@@ -10,7 +10,7 @@ import (
 )
 
 // Ticks is a duration in .NET TimeSpan ticks (100 ns), the unit and range
-// of LANGUAGE.md §4: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
+// of .NET's TimeSpan: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
 type Ticks = int64
 
 // Tick units.
@@ -225,7 +225,7 @@ func (c *checker) timeSpanHint(e ast.Expr) string {
 }
 
 // FormatTicks prints a duration compactly, largest unit first, zero parts
-// left out (LANGUAGE.md §6): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
+// left out (docs/language.md, Durations): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
 func FormatTicks(t Ticks) string {
 	if t == 0 {
 		return "0s"

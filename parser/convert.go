@@ -228,7 +228,7 @@ func (cp *chunkParser) convStmt(g *gStmt) ast.Stmt {
 	return nil
 }
 
-// precedence of the binary operators of §3.
+// precedence of the binary operators (docs/language.md, Grammar).
 func precedence(op string) int {
 	switch op {
 	case "||":
