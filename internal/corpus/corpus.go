@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Example is the example program (testdata/examples/jobflow.wf).
+// Example is the example program (testdata/examples/jobflow/jobflow.wf).
 const Example = `enum JobStage { Queued, Running, Escalated }
 enum Decision { Ok }
 
