@@ -145,3 +145,36 @@ func TestNothingPointsOutside(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionsInReference: every decision the README lists is also in the
+// language reference, which is the complete list (a README bullet's bold
+// lead, such as "**Nesting limit.**", must appear in docs/language.md's
+// Decisions).
+func TestDecisionsInReference(t *testing.T) {
+	section := func(file string) string {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		i := strings.Index(s, "\n## Decisions\n")
+		if i < 0 {
+			t.Fatalf("%s has no Decisions section", file)
+		}
+		s = s[i+1:]
+		if j := strings.Index(s[3:], "\n## "); j >= 0 {
+			s = s[:j+3]
+		}
+		return s
+	}
+	readme, ref := section("../../README.md"), section("../../docs/language.md")
+	leads := regexp.MustCompile(`(?m)^- (\*\*[^*]+\*\*)`).FindAllStringSubmatch(readme, -1)
+	if len(leads) < 5 {
+		t.Fatalf("found only %d decisions in README.md", len(leads))
+	}
+	for _, m := range leads {
+		if !strings.Contains(ref, m[1]) {
+			t.Errorf("README.md decides %s, but docs/language.md's Decisions does not say it", m[1])
+		}
+	}
+}
