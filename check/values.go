@@ -11,7 +11,7 @@ import (
 )
 
 // Ticks is a duration in .NET TimeSpan ticks (100 ns), the unit and range
-// of LANGUAGE.md §4: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
+// of .NET's TimeSpan: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
 type Ticks = int64
 
 // Tick units.
@@ -226,7 +226,7 @@ func (c *checker) timeSpanHint(e ast.Expr) string {
 }
 
 // FormatTicks prints a duration compactly, largest unit first, zero parts
-// left out (LANGUAGE.md §6): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
+// left out (docs/language.md, Durations): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
 func FormatTicks(t Ticks) string {
 	if t == 0 {
 		return "0s"
@@ -326,7 +326,12 @@ func ParseDuration(s string) (Ticks, error) {
 		}
 		total.Add(total, n.Mul(n, new(big.Rat).SetInt64(unit)))
 	}
-	q := new(big.Int).Quo(total.Num(), total.Denom())
+	// Round to the nearest tick, halves up, as TimeSpan literals round
+	// (durations here are never negative).
+	q, r := new(big.Int).QuoRem(total.Num(), total.Denom(), new(big.Int))
+	if r.Lsh(r, 1).Cmp(total.Denom()) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
 	if !q.IsInt64() {
 		return 0, fmt.Errorf("duration %q is beyond TimeSpan's range", orig)
 	}

@@ -1,6 +1,6 @@
 // Package codegen lowers every policy consumer of a checked program — each
 // milestone and each durable step — into the resolved schedule table of
-// LANGUAGE.md §6: the normalised policy, the budget, and per attempt the wait
+// docs/language.md ("The schedule table"): the normalised policy, the budget, and per attempt the wait
 // before it and when it starts. The policy lints WF310–WF316 are read off the
 // same table (lints.go), so the numbers in a warning are the numbers in the
 // table.
@@ -25,7 +25,7 @@ type Ticks = check.Ticks
 // table is cut (Truncated) while the totals stay exact.
 const MaxRows = 10000
 
-// MaxTimeline bounds the attempts of a concrete timeline (§6).
+// MaxTimeline bounds the attempts of a concrete timeline.
 const MaxTimeline = 10000
 
 // Options tune lowering.

@@ -1,4 +1,4 @@
-// Package lexer turns workflow-language source into tokens (LANGUAGE.md §2).
+// Package lexer turns workflow-language source into tokens (docs/language.md, Lexical structure).
 //
 // It is hand-written so that it is fast, allocation-light and tolerant: a
 // bad byte, an unterminated string or a malformed number becomes a diagnostic
@@ -24,7 +24,7 @@ type Kind uint8
 const (
 	EOF     Kind = iota
 	Ident        // identifiers that are not reserved
-	Keyword      // reserved words of §2
+	Keyword      // reserved words of the language
 	Int          // 42
 	Decimal      // 0.2
 	String       // "…"
