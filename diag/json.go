@@ -54,7 +54,7 @@ func WriteJSON(w io.Writer, ds []Diagnostic, files int) error {
 	}
 	doc.Summary.Files = files
 	doc.Summary.Errors, doc.Summary.Warnings = Counts(ds)
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(jsonWriter{w}) // no raw DEL, C1 or bidi control (escape.go)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
