@@ -102,6 +102,11 @@ func EscapeLineStart(s string) string {
 	return s
 }
 
+// SafeJSON wraps w for a json.Encoder so that no DEL, C1 or bidi control
+// reaches the output raw (see jsonWriter). Every JSON wfc prints goes
+// through it.
+func SafeJSON(w io.Writer) io.Writer { return jsonWriter{w} }
+
 // jsonWriter makes the JSON it is given safe to print: encoding/json
 // escapes C0 controls and U+2028/U+2029 but writes DEL, C1 and bidi
 // controls raw. Those can only occur inside JSON strings, where `\uXXXX`

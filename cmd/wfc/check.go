@@ -124,7 +124,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		for _, p := range plans {
 			if l.fromStdin && p.file == f.stdinName && !f.diff {
 				if round == 0 {
-					fmt.Fprintf(stderr, "wfc: not fixing %s: standard input cannot be fixed in place (use --diff)\n", p.file)
+					notef(stderr, "not fixing %s: standard input cannot be fixed in place (use --diff)", p.file)
 				}
 				continue
 			}
@@ -155,13 +155,13 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 			continue
 		}
 		if err := fsys.writeAtomic(p.file, p.new); err != nil {
-			fmt.Fprintf(stderr, "wfc: could not fix %s: %v; the file is unchanged\n", p.file, err)
+			notef(stderr, "could not fix %s: %v; the file is unchanged", p.file, err)
 			l.failed = true
 			l.replace(p.file, p.old)
 			changed = true
 			continue
 		}
-		fmt.Fprintf(stderr, "wfc: fixed %s: %s\n", p.file, describeFix(p))
+		notef(stderr, "fixed %s: %s", p.file, describeFix(p))
 	}
 	if changed {
 		a = analyze(l)

@@ -55,7 +55,7 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 		l.order = append(l.order, name)
 	}
 	fail := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "wfc: "+format+"\n", a...)
+		notef(stderr, format, a...)
 		l.failed = true
 	}
 	usedStdin := false
