@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/diag"
 )
 
 // ms converts ticks to integer milliseconds, rounded to nearest.
@@ -103,7 +104,7 @@ func WriteJSON(w io.Writer, ss []*Schedule) error {
 		}
 		doc.Schedules = append(doc.Schedules, js)
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(diag.SafeJSON(w)) // step names are input
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
@@ -200,7 +201,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			b.WriteByte('\n')
 		}
 		c := s.Consumer
-		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), c.File, c.Pos.Line, c.Pos.Column)
+		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), diag.Escape(c.File), c.Pos.Line, c.Pos.Column)
 		fmt.Fprintf(&b, "  policy    %s\n", PolicyWords(s))
 		fmt.Fprintf(&b, "  budget    %s\n", BudgetWords(s))
 		if c.Step {

@@ -83,7 +83,7 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 			continue
 		}
 		if fe.bad != "" {
-			fmt.Fprintf(stderr, "wfc: not fixing %s: %s\n", name, fe.bad)
+			notef(stderr, "not fixing %s: %s", name, fe.bad)
 			continue
 		}
 		edits := keepLineEndings(l.bytes[name], fe.edits)
@@ -96,12 +96,12 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 			}
 		}
 		if overlap {
-			fmt.Fprintf(stderr, "wfc: not fixing %s: its fixes overlap; apply them by hand, or fix one and run again\n", name)
+			notef(stderr, "not fixing %s: its fixes overlap; apply them by hand, or fix one and run again", name)
 			continue
 		}
 		out, err := diag.ApplyEdits(l.bytes[name], edits)
 		if err != nil {
-			fmt.Fprintf(stderr, "wfc: not fixing %s: %v\n", name, err)
+			notef(stderr, "not fixing %s: %v", name, err)
 			continue
 		}
 		slices.Sort(fe.codes)
@@ -230,7 +230,7 @@ func unifiedDiff(name, old, new string) string {
 	// Find changed regions with a line LCS-free scan: the edits of wfc's
 	// fixes are few and local, so a prefix/suffix split per region suffices.
 	var out strings.Builder
-	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", name, name)
+	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", diag.Escape(name), diag.Escape(name))
 	i, j, prevEnd := 0, 0, 0
 	for i < len(a) || j < len(b) {
 		// Skip equal lines.
