@@ -57,7 +57,8 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
   wfc check PATH...      report every syntax and meaning problem
   wfc schedule PATH...   print the resolved retry schedule of every policy
   wfc explain CODE       explain a diagnostic code, with examples
-  wfc fmt PATH...        lay files out in the canonical form`,
+  wfc fmt PATH...        lay files out in the canonical form
+  wfc graph PATH...      draw each workflow as a state machine (Mermaid, DOT)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -71,6 +72,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newScheduleCmd(stdin, stdout, stderr))
 	root.AddCommand(newExplainCmd(stdout))
 	root.AddCommand(newFmtCmd(stdin, stdout, stderr))
+	root.AddCommand(newGraphCmd(stdin, stdout, stderr))
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print wfc's version",

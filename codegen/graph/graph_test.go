@@ -1,0 +1,176 @@
+package graph
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// inputs are the programs drawn by the golden tests: the language's own
+// examples and testdata/*.wf here.
+func inputs(t *testing.T) []string {
+	files, _ := filepath.Glob("testdata/*.wf")
+	files = append(files, "../../testdata/examples/jobflow.wf", "../../testdata/examples/orders/fulfilment.wf")
+	return files
+}
+
+// draw checks and lowers one file, as `wfc graph` does, and draws it.
+func draw(t *testing.T, file string, f Format) string {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, _ := parser.Parse([]parser.Source{{Name: filepath.Base(file), Src: string(src)}}, parser.Options{})
+	res := check.Check(prog)
+	var b bytes.Buffer
+	in := Input{Program: prog, Schedules: codegen.Lower(res, codegen.Options{}), Diagnostics: res.Diags}
+	if err := Write(&b, in, f); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+var ext = map[Format]string{Mermaid: ".mmd", DOT: ".dot"}
+
+// golden is where the drawing of file in format f is kept.
+func golden(file string, f Format) string {
+	return filepath.Join("testdata", "golden", strings.TrimSuffix(filepath.Base(file), ".wf")+ext[f])
+}
+
+// TestGolden compares both formats of every input with its golden file
+// (`go test -update` rewrites them) and checks that drawing is deterministic.
+func TestGolden(t *testing.T) {
+	for _, file := range inputs(t) {
+		for _, f := range Formats {
+			got := draw(t, file, f)
+			if again := draw(t, file, f); again != got {
+				t.Errorf("%s %s: two runs differ", file, f)
+			}
+			g := golden(file, f)
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(g), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(g, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", g, diff)
+			}
+		}
+	}
+}
+
+// TestWhatIsDrawn pins the content the issue asks for on the features input.
+func TestWhatIsDrawn(t *testing.T) {
+	m := draw(t, "testdata/features.wf", Mermaid)
+	for _, want := range []string{
+		"[*] --> w1_Drafted\n",                                // initial
+		"w1_InReview --> w1_Published : Reviewer / Approve\n", // goto with handler and case
+		"w1_InReview --> w1_Escalated : Reviewer Finished: 3 windows, gives up at 3d15m–3d45m\n",
+		"w1_InReview : step note: 1 attempt, not retried\n", // steps with budgets
+		"class w1_Orphan unreachable\n",                     // WF201
+		"class w1_Escalated terminalError\n",
+		"class w1_Published terminal\n",
+		"w2_Drafted --> w2_Published : Go\n", // a second workflow, same state names
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("mermaid output lacks %q", want)
+		}
+	}
+	d := draw(t, "testdata/errors.wf", DOT)
+	for _, want := range []string{
+		`"w1_A" -> "w1_Done" [label=" Finished  "];`, // a policy with errors: no numbers
+		`"w1_Dnoe" [label="Dnoe", style="rounded,dotted"];`,
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("dot output lacks %q", want)
+		}
+	}
+}
+
+// TestDOTRenders renders every DOT golden with Graphviz (where `dot` is
+// installed; .ci/run installs it) and checks that an SVG comes out with no
+// warning.
+func TestDOTRenders(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skip("Graphviz's dot is not installed")
+	}
+	for _, file := range inputs(t) {
+		cmd := exec.Command(dot, "-Tsvg", golden(file, DOT))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil || stderr.Len() > 0 || !bytes.Contains(out, []byte("</svg>")) {
+			t.Errorf("dot -Tsvg %s: %v\n%s", golden(file, DOT), err, stderr.String())
+		}
+	}
+}
+
+// TestMermaidParses parses every Mermaid golden with Mermaid's own parser
+// (mermaid@11 under Node, installed in testdata/mermaid by .ci/run).
+func TestMermaidParses(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	if _, err := os.Stat("testdata/mermaid/node_modules/mermaid/package.json"); err != nil {
+		t.Skip("mermaid is not installed: run `npm ci` in codegen/graph/testdata/mermaid")
+	}
+	args := []string{"testdata/mermaid/parse.mjs"}
+	for _, file := range inputs(t) {
+		args = append(args, golden(file, Mermaid))
+	}
+	out, err := exec.Command(node, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mermaid parse: %v\n%s", err, out)
+	}
+	if n := strings.Count(string(out), ": stateDiagram"); n != len(args)-1 {
+		t.Errorf("parsed %d of %d diagrams:\n%s", n, len(args)-1, out)
+	}
+}
+
+// TestMermaidParserRejects makes sure the parser check can fail: a broken
+// diagram is refused.
+func TestMermaidParserRejects(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	if _, err := os.Stat("testdata/mermaid/node_modules/mermaid/package.json"); err != nil {
+		t.Skip("mermaid is not installed")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.mmd")
+	if err := os.WriteFile(bad, []byte("stateDiagram-v2\n  A --> B : x\n  A -- > }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(node, "testdata/mermaid/parse.mjs", bad).CombinedOutput(); err == nil {
+		t.Errorf("a broken diagram parsed:\n%s", out)
+	}
+}
+
+// TestMermaidText: characters with a meaning in Mermaid become entity codes.
+func TestMermaidText(t *testing.T) {
+	if got, want := mermaidText(`a "b" #1; {c} % d`), "a #34;b#34; #35;1#59; #123;c#125; #37; d"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
