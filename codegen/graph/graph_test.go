@@ -17,9 +17,33 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// missing skips a test whose outside tool is not installed, unless
+// WFC_GRAPH_TOOLS=require (set by .ci/run, which installs them): there a
+// missing tool fails the test instead of skipping it unseen.
+func missing(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("WFC_GRAPH_TOOLS") == "require" {
+		t.Fatalf("%s (WFC_GRAPH_TOOLS=require)", what)
+	}
+	t.Skip(what)
+}
+
+// mermaidReady reports whether node and the mermaid package are installed.
+func mermaidReady(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "node is not installed")
+	}
+	if _, err := os.Stat("testdata/mermaid/node_modules/mermaid/package.json"); err != nil {
+		missing(t, "mermaid is not installed: run `npm ci` in codegen/graph/testdata/mermaid")
+	}
+	return node
+}
+
 // inputs are the programs drawn by the golden tests: the language's own
 // examples and testdata/*.wf here.
-func inputs(t *testing.T) []string {
+func inputs() []string {
 	files, _ := filepath.Glob("testdata/*.wf")
 	files = append(files, "../../testdata/examples/jobflow.wf", "../../testdata/examples/orders/fulfilment.wf")
 	return files
@@ -52,7 +76,7 @@ func golden(file string, f Format) string {
 // TestGolden compares both formats of every input with its golden file
 // (`go test -update` rewrites them) and checks that drawing is deterministic.
 func TestGolden(t *testing.T) {
-	for _, file := range inputs(t) {
+	for _, file := range inputs() {
 		for _, f := range Formats {
 			got := draw(t, file, f)
 			if again := draw(t, file, f); again != got {
@@ -113,9 +137,9 @@ func TestWhatIsDrawn(t *testing.T) {
 func TestDOTRenders(t *testing.T) {
 	dot, err := exec.LookPath("dot")
 	if err != nil {
-		t.Skip("Graphviz's dot is not installed")
+		missing(t, "Graphviz's dot is not installed")
 	}
-	for _, file := range inputs(t) {
+	for _, file := range inputs() {
 		cmd := exec.Command(dot, "-Tsvg", golden(file, DOT))
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -129,15 +153,9 @@ func TestDOTRenders(t *testing.T) {
 // TestMermaidParses parses every Mermaid golden with Mermaid's own parser
 // (mermaid@11 under Node, installed in testdata/mermaid by .ci/run).
 func TestMermaidParses(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
-	if _, err := os.Stat("testdata/mermaid/node_modules/mermaid/package.json"); err != nil {
-		t.Skip("mermaid is not installed: run `npm ci` in codegen/graph/testdata/mermaid")
-	}
+	node := mermaidReady(t)
 	args := []string{"testdata/mermaid/parse.mjs"}
-	for _, file := range inputs(t) {
+	for _, file := range inputs() {
 		args = append(args, golden(file, Mermaid))
 	}
 	out, err := exec.Command(node, args...).CombinedOutput()
@@ -152,13 +170,7 @@ func TestMermaidParses(t *testing.T) {
 // TestMermaidParserRejects makes sure the parser check can fail: a broken
 // diagram is refused.
 func TestMermaidParserRejects(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
-	if _, err := os.Stat("testdata/mermaid/node_modules/mermaid/package.json"); err != nil {
-		t.Skip("mermaid is not installed")
-	}
+	node := mermaidReady(t)
 	bad := filepath.Join(t.TempDir(), "bad.mmd")
 	if err := os.WriteFile(bad, []byte("stateDiagram-v2\n  A --> B : x\n  A -- > }\n"), 0o644); err != nil {
 		t.Fatal(err)
