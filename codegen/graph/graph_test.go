@@ -45,18 +45,27 @@ func mermaidReady(t *testing.T) string {
 // examples and testdata/*.wf here.
 func inputs() []string {
 	files, _ := filepath.Glob("testdata/*.wf")
-	files = append(files, "../../testdata/examples/jobflow.wf", "../../testdata/examples/orders/fulfilment.wf")
+	files = append(files, "../../testdata/examples/jobflow.wf", "../../testdata/examples/orders")
 	return files
 }
 
-// draw checks and lowers one file, as `wfc graph` does, and draws it.
-func draw(t *testing.T, file string, f Format) string {
+// draw checks and lowers one file, or the files of a directory as one
+// program, as `wfc graph` does, and draws it.
+func draw(t *testing.T, path string, f Format) string {
 	t.Helper()
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
+	files := []string{path}
+	if !strings.HasSuffix(path, ".wf") {
+		files, _ = filepath.Glob(filepath.Join(path, "*.wf"))
 	}
-	prog, _ := parser.Parse([]parser.Source{{Name: filepath.Base(file), Src: string(src)}}, parser.Options{})
+	var srcs []parser.Source
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, parser.Source{Name: filepath.Base(file), Src: string(src)})
+	}
+	prog, _ := parser.Parse(srcs, parser.Options{})
 	res := check.Check(prog)
 	var b bytes.Buffer
 	in := Input{Program: prog, Schedules: codegen.Lower(res, codegen.Options{}), Diagnostics: res.Diags}
@@ -185,4 +194,51 @@ func TestMermaidText(t *testing.T) {
 	if got, want := mermaidText(`a "b" #1; {c} % d`), "a #34;b#34; #35;1#59; #123;c#125; #37; d"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+}
+
+// TestDocsShowGolden: docs/graph.md shows the example's Mermaid golden, and
+// docs/jobflow.svg exists (it is rendered from the DOT golden).
+func TestDocsShowGolden(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/graph.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(golden("jobflow.wf", Mermaid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```mermaid\n"+string(want)+"```\n") {
+		t.Error("docs/graph.md does not show the current Mermaid golden of jobflow.wf")
+	}
+	svg, err := os.ReadFile("../../docs/jobflow.svg")
+	if err != nil || !bytes.Contains(svg, []byte("workflow JobFlow")) {
+		t.Errorf("docs/jobflow.svg: %v", err)
+	}
+}
+
+// FuzzGraph draws any source in both formats: it never panics and the
+// drawing is deterministic.
+func FuzzGraph(f *testing.F) {
+	for _, p := range append(inputs(), "../../testdata/examples/orders/fulfilment.wf", "../../testdata/cases/wf201_unreachable.wf") {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(string(b))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		prog, _ := parser.Parse([]parser.Source{{Name: "f.wf", Src: src}}, parser.Options{Workers: 1})
+		res := check.Check(prog)
+		in := Input{Program: prog, Schedules: codegen.Lower(res, codegen.Options{}), Diagnostics: res.Diags}
+		for _, format := range Formats {
+			var a, b bytes.Buffer
+			if err := Write(&a, in, format); err != nil {
+				t.Fatal(err)
+			}
+			if err := Write(&b, in, format); err != nil {
+				t.Fatal(err)
+			}
+			if a.String() != b.String() {
+				t.Fatalf("%s: two drawings differ", format)
+			}
+		}
+	})
 }

@@ -7,12 +7,14 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 )
 
-// Mermaid class names and their looks.
-const mermaidClasses = `  classDef terminal fill:#e6f4ea,stroke:#1e8e3e
-  classDef terminalError fill:#fce8e6,stroke:#d93025,color:#a50e0e
-  classDef unreachable stroke-dasharray:5 5
-  classDef undeclared stroke-dasharray:2 2,color:#888888
-`
+// mermaidClasses are the Mermaid classes and their looks, in the order
+// their definitions are written (only those used are).
+var mermaidClasses = [...]struct{ name, style string }{
+	{"terminal", "fill:#e6f4ea,stroke:#1e8e3e"},
+	{"terminalError", "fill:#fce8e6,stroke:#d93025,color:#a50e0e"},
+	{"unreachable", "stroke-dasharray:5 5"},
+	{"undeclared", "stroke-dasharray:2 2,color:#888888"},
+}
 
 // writeMermaid draws m as one stateDiagram-v2, a composite state per
 // workflow. Ids are `w<n>_<State>` (n numbers the workflows), so two
@@ -44,11 +46,16 @@ func writeMermaid(b *strings.Builder, m *model) {
 		}
 		b.WriteString("  }\n")
 	}
-	if len(classes) > 0 {
-		b.WriteString(mermaidClasses)
-		for _, c := range classes {
-			b.WriteString("  " + c + "\n")
+	for _, c := range mermaidClasses {
+		for _, use := range classes {
+			if strings.HasSuffix(use, " "+c.name) {
+				fmt.Fprintf(b, "  classDef %s %s\n", c.name, c.style)
+				break
+			}
 		}
+	}
+	for _, c := range classes {
+		b.WriteString("  " + c + "\n")
 	}
 }
 
