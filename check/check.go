@@ -190,19 +190,25 @@ func (s *scope) declare(id *ast.Ident) bool {
 }
 
 // closest returns the candidate nearest to name, or "" when none is close:
-// within a third of its length in edits (transpositions count once).
+// within a third of its length in edits (transpositions count once). Ties go
+// to the longer common prefix (`FromSecs` → `FromSeconds`), then to the
+// alphabetically first. It never modifies candidates: they are often
+// package-level tables shared by concurrent checks.
 func closest(name string, candidates []string) string {
-	best, bestD := "", -1
+	best, bestD, bestP := "", -1, 0
 	limit := max(1, (len(name)+1)/3)
-	sort.Strings(candidates)
+	lname := strings.ToLower(name)
 	for _, cand := range candidates {
 		if cand == name {
 			continue
 		}
-		d := levenshtein(strings.ToLower(name), strings.ToLower(cand))
-		// Ties go to the longer common prefix: `FromSecs` → `FromSeconds`.
-		if d <= limit && (bestD < 0 || d < bestD || d == bestD && commonPrefix(name, cand) > commonPrefix(name, best)) {
-			best, bestD = cand, d
+		d := levenshtein(lname, strings.ToLower(cand))
+		if d > limit {
+			continue
+		}
+		p := commonPrefix(name, cand)
+		if bestD < 0 || d < bestD || d == bestD && (p > bestP || p == bestP && cand < best) {
+			best, bestD, bestP = cand, d, p
 		}
 	}
 	return best

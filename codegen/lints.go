@@ -11,9 +11,17 @@ import (
 
 // Lints reports WF310–WF316 for every valid consumer of a checked program.
 // They are read off the lowered table, so their numbers are the table's.
+// Callers that also need the tables lower once and call LintSchedules.
 func Lints(res *check.Result) []diag.Diagnostic {
+	return LintSchedules(Lower(res, Options{}))
+}
+
+// LintSchedules reports WF310–WF316 for lowered tables. The lints do not
+// depend on the lowering options (attempt duration, draws), only on the
+// policy, so tables lowered for display serve as well.
+func LintSchedules(ss []*Schedule) []diag.Diagnostic {
 	var l diag.List
-	for _, s := range Lower(res, Options{}) {
+	for _, s := range ss {
 		lint(&l, s)
 	}
 	return l.Items

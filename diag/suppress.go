@@ -89,3 +89,40 @@ func Suppress(ds []Diagnostic, ignores []Ignore, isError func(code string) bool)
 	}
 	return out
 }
+
+// Settings are a project's per-file choices about warnings, keyed by code.
+// They apply after ignore comments: Disable drops a warning, Error promotes
+// a warning to an error. An error code can be neither disabled nor demoted:
+// errors mean the program is wrong, whatever the settings.
+type Settings struct {
+	Disable map[string]bool
+	Error   map[string]bool
+}
+
+// Apply returns ds with s applied, in the same order. It reuses ds's array.
+func (s Settings) Apply(ds []Diagnostic) []Diagnostic {
+	if len(s.Disable) == 0 && len(s.Error) == 0 {
+		return ds
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if d, keep := s.Adjust(d); keep {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Adjust applies s to one diagnostic: keep is false when s disables it.
+func (s Settings) Adjust(d Diagnostic) (_ Diagnostic, keep bool) {
+	if d.Severity != Warning {
+		return d, true
+	}
+	if s.Disable[d.Code] {
+		return d, false
+	}
+	if s.Error[d.Code] {
+		d.Severity = Error
+	}
+	return d, true
+}

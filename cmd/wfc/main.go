@@ -1,7 +1,7 @@
 // Command wfc is the compiler and validator of the workflow language:
 // `wfc check` reports every syntax and meaning error, `wfc schedule` prints
 // each retry policy's resolved schedule, `wfc explain` documents every
-// diagnostic code. See README.md and LANGUAGE.md.
+// diagnostic code. See README.md and docs/language.md.
 package main
 
 import (
@@ -23,7 +23,7 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// Exit statuses (LANGUAGE.md §8).
+// Exit statuses (README.md, "wfc check").
 const (
 	exitOK    = 0
 	exitFound = 1 // an error diagnostic, or with --strict a warning
@@ -58,7 +58,9 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
   wfc schedule PATH...   print the resolved retry schedule of every policy
   wfc explain CODE       explain a diagnostic code, with examples
   wfc fmt PATH...        lay files out in the canonical form
-  wfc graph PATH...      draw each workflow as a state machine (Mermaid, DOT)`,
+  wfc graph PATH...      draw each workflow as a state machine (Mermaid, DOT)
+  wfc export temporal PATH...  write the policies as Temporal RetryPolicies
+  wfc lsp                the language server (LSP 3.17 over stdio)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -73,6 +75,8 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newExplainCmd(stdout))
 	root.AddCommand(newFmtCmd(stdin, stdout, stderr))
 	root.AddCommand(newGraphCmd(stdin, stdout, stderr))
+	root.AddCommand(newExportCmd(stdin, stdout, stderr))
+	root.AddCommand(newLSPCmd(stdin, stdout, stderr))
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print wfc's version",
@@ -82,6 +86,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			return nil
 		},
 	})
+	strictUsage(root)
 	return root
 }
 
