@@ -30,7 +30,8 @@ type parsed struct {
 
 // parseCache keeps each file's last parse: files parse independently (the
 // parser has no cross-file state), so after an edit only the edited file is
-// parsed again and the unchanged trees are reused.
+// parsed again, and within it only the edited declaration where that is
+// safe (reparseDecl).
 type parseCache struct {
 	mu    sync.Mutex
 	files map[string]*parsed
@@ -48,9 +49,15 @@ func (pc *parseCache) parse(ctx context.Context, files []parser.Source) ([]*pars
 	var at []int
 	keep := make(map[string]*parsed, len(files))
 	for i, f := range files {
-		if p := pc.files[f.Name]; p != nil && p.src == f.Src {
+		p := pc.files[f.Name]
+		if p != nil && p.src == f.Src {
 			out[i] = p
 			keep[f.Name] = p
+			continue
+		}
+		if np, ok := reparseDecl(p, f.Name, f.Src); ok {
+			out[i] = np
+			keep[f.Name] = np
 			continue
 		}
 		todo = append(todo, f)
