@@ -30,6 +30,7 @@ type File struct {
 
 // Decl is a top-level declaration: *Enum, *Entity or *Workflow.
 type Decl interface {
+	Node
 	declNode()
 	DeclName() *Ident
 }
@@ -208,6 +209,7 @@ type Block struct {
 
 // Stmt is a statement: *Goto, *Default, *Case or *CallStmt.
 type Stmt interface {
+	Node
 	stmtNode()
 	Rng() diag.Range
 }

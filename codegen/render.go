@@ -11,7 +11,7 @@ import (
 	"github.com/wfc-lang/wfc/check"
 )
 
-// ms converts ticks to integer milliseconds, rounded to nearest (§6).
+// ms converts ticks to integer milliseconds, rounded to nearest.
 func ms(t Ticks) int64 {
 	q, r := t/check.TicksPerMillisecond, t%check.TicksPerMillisecond
 	if r*2 >= check.TicksPerMillisecond {
@@ -71,7 +71,7 @@ func jitterFloat(j *big.Rat) float64 {
 	return f
 }
 
-// WriteJSON writes the `wfc schedule --format json` document of §6.
+// WriteJSON writes the `wfc schedule --format json` document (docs/language.md, "The schedule table").
 func WriteJSON(w io.Writer, ss []*Schedule) error {
 	doc := jsonDoc{Version: 1, Schedules: make([]jsonSchedule, 0, len(ss))}
 	for _, s := range ss {

@@ -5,7 +5,7 @@ import (
 	"io"
 )
 
-// JSONVersion is the version field of the JSON document (LANGUAGE.md §8).
+// JSONVersion is the version field of the JSON document (README.md, "JSON format").
 const JSONVersion = 1
 
 type jsonDoc struct {
@@ -30,7 +30,7 @@ type jsonSum struct {
 	Warnings int `json:"warnings"`
 }
 
-// WriteJSON writes the `wfc check --format json` document of LANGUAGE.md §8.
+// WriteJSON writes the `wfc check --format json` document (README.md, "JSON format").
 // `related` and `fixes` are always arrays, never null.
 func WriteJSON(w io.Writer, ds []Diagnostic, files int) error {
 	doc := jsonDoc{Version: JSONVersion, Diagnostics: make([]jsonDiag, 0, len(ds))}

@@ -3,7 +3,7 @@
 // It is hand-written so that it is fast, allocation-light and tolerant: a
 // bad byte, an unterminated string or a malformed number becomes a diagnostic
 // (WF002–WF005) and lexing goes on, so one file reports all its problems.
-// White space and comments are dropped; every token knows its byte offsets
+// White space is dropped and comments are recorded apart; every token knows its byte offsets
 // and its line and column (columns count Unicode code points).
 package lexer
 
@@ -71,7 +71,14 @@ type Result struct {
 	Gaps []int
 	// Ignores are the `// wfc:ignore CODE reason` comments.
 	Ignores []diag.Ignore
+	// Comments are every comment's byte range, in order, so that a
+	// formatter can keep them in place.
+	Comments []Comment
 }
+
+// Comment is the byte range of a comment: `//` up to (not including) the end
+// of its line, or `/*` through `*/` (to the end of the source if unterminated).
+type Comment struct{ Off, End uint32 }
 
 // Lex tokenizes src, the text of file. It never fails: problems are
 // diagnostics and the bad bytes are skipped.
@@ -105,7 +112,7 @@ func Lex(file string, src string) Result {
 			Range:   l.firstUnreported,
 		})
 	}
-	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps, Ignores: l.ignores}
+	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps, Ignores: l.ignores, Comments: l.comments}
 }
 
 // maxBadRuns is how many WF003 diagnostics one file reports one by one.
@@ -167,6 +174,7 @@ type lx struct {
 	unterminated []int
 	gaps         []int
 	ignores      []diag.Ignore
+	comments     []Comment
 	lastTokLine  int // line of the last token, to tell trailing comments
 
 	badRuns         int // WF003 runs seen
@@ -283,6 +291,7 @@ func (l *lx) run() {
 			for l.i < len(src) && src[l.i] != '\n' {
 				l.advanceRune()
 			}
+			l.comments = append(l.comments, Comment{Off: uint32(start.Offset), End: uint32(l.i)})
 			l.comment(start)
 		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '*':
 			start := l.pos()
@@ -296,6 +305,7 @@ func (l *lx) run() {
 				}
 				l.advanceRune()
 			}
+			l.comments = append(l.comments, Comment{Off: uint32(start.Offset), End: uint32(l.i)})
 			if !closed {
 				l.unterminated = append(l.unterminated, int(start.Offset))
 				end := start

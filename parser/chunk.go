@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/lexer"
 )
@@ -12,35 +14,6 @@ import (
 // in a workflow, `subscribe on` in a state), whatever the depth: a missing
 // `}` then costs one diagnostic, not the rest of the file.
 
-// brackets tracks open brackets. A closer pops to its matching opener, so a
-// missing `)` inside braces does not swallow the `}` that closes them.
-type brackets []byte
-
-func opener(c byte) byte {
-	switch c {
-	case ')':
-		return '('
-	case ']':
-		return '['
-	}
-	return '{'
-}
-
-// close pops to the opener matching c and reports whether there was one.
-func (b *brackets) close(c byte) bool {
-	want := opener(c)
-	for k := len(*b) - 1; k >= 0; k-- {
-		if (*b)[k] == want {
-			*b = (*b)[:k]
-			return true
-		}
-		if (*b)[k] == '{' && want != '{' {
-			return false // a `)` never closes past a `{`
-		}
-	}
-	return false
-}
-
 // splitTop splits the whole file into top-level declarations.
 func (fp *fileParser) splitTop() []span {
 	var out []span
@@ -49,51 +22,54 @@ func (fp *fileParser) splitTop() []span {
 	var open brackets
 	attrsOnly := false // the chunk so far is attribute lists (`[A] [B]`)
 	for i := 0; i < n; i++ {
-		t := fp.toks[i]
-		if t.Kind == lexer.Keyword {
-			switch fp.text(i) {
+		if fp.kind(i) == lexer.Keyword {
+			switch fp.word(i) {
 			case "enum", "workflow":
 				if i > lo {
 					out = append(out, span{lo, i})
 				}
-				lo, open, attrsOnly = i, open[:0], false
+				lo, attrsOnly = i, false
+				open.reset()
 			case "entity":
 				if i > lo && !attrsOnly {
 					out = append(out, span{lo, i})
-					lo, open = i, open[:0]
+					lo = i
+					open.reset()
 				}
 				attrsOnly = false
 			}
 			continue
 		}
-		if t.Kind != lexer.Punct {
+		if fp.toks[i].Kind != lexer.Punct {
 			continue
 		}
-		switch c := fp.src[t.Off]; c {
-		case '[':
-			if len(open) == 0 && i == lo {
+		c := fp.bracketAt(i)
+		switch {
+		case c == '[':
+			if open.depth() == 0 && i == lo {
 				attrsOnly = true
 			}
-			open = append(open, c)
-		case '(', '{':
-			open = append(open, c)
-		case ')', ']':
+			open.push(c, i)
+		case c == '(' || c == '{':
+			open.push(c, i)
+		case c == ')' || c == ']':
 			open.close(c)
-		case '}':
-			if !open.close(c) {
+		case c == '}':
+			if ok, _ := open.close(c); !ok {
 				// A `}` that closes nothing ends the declaration in progress
 				// (`enum E A, B }` lacks its `{`: one error, not two); alone,
 				// it is a chunk of its own, reported as unexpected.
 				out = append(out, span{lo, i + 1})
-				lo, attrsOnly, open = i+1, false, open[:0]
+				lo, attrsOnly = i+1, false
+				open.reset()
 				continue
 			}
-			if len(open) == 0 && !attrsOnly {
+			if open.depth() == 0 && !attrsOnly {
 				out = append(out, span{lo, i + 1})
 				lo = i + 1
 			}
-		case ';':
-			if len(open) == 0 && !attrsOnly {
+		case fp.isPunct(i, ";"):
+			if open.depth() == 0 && !attrsOnly {
 				out = append(out, span{lo, i + 1})
 				lo = i + 1
 			}
@@ -117,34 +93,34 @@ func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, i
 	start := lo
 	var open brackets
 	for i := lo; i < hi; i++ {
-		t := fp.toks[i]
-		if i > start && (t.Kind == lexer.Keyword && starts != nil && starts(fp.text(i)) ||
-			len(open) == 0 && (t.Kind == lexer.Ident || t.Kind == lexer.Keyword && fp.text(i) != "as") && fp.is(i-1, ")")) {
+		if k := fp.kind(i); i > start && (k == lexer.Keyword && starts != nil && starts(fp.word(i)) ||
+			open.depth() == 0 && (k == lexer.Ident || k == lexer.Keyword && fp.word(i) != "as") && fp.is(i-1, ")")) {
 			out = append(out, span{start, i})
-			start, open = i, open[:0]
+			start = i
+			open.reset()
 		}
-		if t.Kind != lexer.Punct {
+		if fp.toks[i].Kind != lexer.Punct {
 			continue
 		}
-		switch c := fp.src[t.Off]; c {
-		case '(', '[', '{':
-			open = append(open, c)
-		case ')', ']':
+		switch c := fp.bracketAt(i); {
+		case isOpener(c):
+			open.push(c, i)
+		case c == ')' || c == ']':
 			open.close(c)
-		case '}':
-			if !open.close(c) {
+		case c == '}':
+			if ok, _ := open.close(c); !ok {
 				// No `{` open in this member: the `}` closes the body.
 				if i > start {
 					out = append(out, span{start, i})
 				}
 				return out, i
 			}
-			if len(open) == 0 {
+			if open.depth() == 0 {
 				out = append(out, span{start, i + 1})
 				start = i + 1
 			}
-		case ';':
-			if len(open) == 0 {
+		case fp.isPunct(i, ";"):
+			if open.depth() == 0 {
 				out = append(out, span{start, i + 1})
 				start = i + 1
 			}
@@ -166,7 +142,7 @@ func (cp *chunkParser) body(open, hi int, starts func(string) bool, what, after 
 		parse(m)
 	}
 	if closeAt >= hi {
-		cp.syntax(cp.errRange(hi), "expected `}` to close "+what+", found "+cp.describe(hi))
+		cp.unclosed(openBracket{'{', open}, "expected `}` to close "+what+", found "+cp.describe(hi), cp.errRange(hi), what)
 		return -1
 	}
 	if closeAt+1 < hi {
@@ -226,7 +202,7 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		what := "workflow member"
 		if cp.is(m.lo, "event") {
 			what = "event"
-		} else if cp.toks[m.lo].Kind == lexer.Ident {
+		} else if cp.kind(m.lo) == lexer.Ident {
 			what = "setting"
 		}
 		cp.reportParse(err, m, what)
@@ -264,7 +240,7 @@ func (cp *chunkParser) parseState(m span) *ast.State {
 	if cp.is(m.lo, "terminal") {
 		kw = "terminal"
 		st.Kind = ast.Terminal
-		if i < m.hi && cp.toks[i].Kind == lexer.Ident && cp.text(i) == "error" && i+1 < m.hi && cp.toks[i+1].Kind == lexer.Ident {
+		if i < m.hi && cp.kind(i) == lexer.Ident && cp.text(i) == "error" && i+1 < m.hi && cp.kind(i+1) == lexer.Ident {
 			st.Kind = ast.TerminalError
 			kw = "terminal error"
 			i++
@@ -293,6 +269,10 @@ func (cp *chunkParser) parseState(m span) *ast.State {
 }
 
 func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
+	if cp.misplacedMilestone(st, it) {
+		st.Bad = true
+		return
+	}
 	ok := cp.checkNesting(it)
 	if ok {
 		g, err := getParsers().stateItem.ParseFromLexer(cp.stream(it))
@@ -329,7 +309,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			what = "subscription"
 		case cp.is(it.lo, "on"):
 			what = "handler"
-		case cp.toks[it.lo].Kind == lexer.Ident:
+		case cp.kind(it.lo) == lexer.Ident:
 			what = "setting"
 		}
 		cp.reportParse(err, it, what)
@@ -340,20 +320,13 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 	case cp.is(it.lo, "subscribe"):
 		if ev := cp.ident(it.lo + 1); ev != nil {
 			sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
-			depth := 0
+			var open brackets
 			for k := it.lo; k < it.hi-1; k++ {
-				if cp.toks[k].Kind == lexer.Punct {
-					switch cp.src[cp.toks[k].Off] {
-					case '(', '{', '[':
-						depth++
-					case ')', '}', ']':
-						depth--
-					}
-				}
-				if depth == 0 && cp.is(k, "as") {
+				if open.depth() == 0 && cp.is(k, "as") {
 					sub.Alias = cp.ident(k + 1)
 					break
 				}
+				cp.track(&open, k)
 			}
 			st.Subscribes = append(st.Subscribes, sub)
 		}
@@ -366,30 +339,6 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			st.Settings = append(st.Settings, &ast.Setting{Range: cp.spanRange(it.lo, it.hi), Name: id})
 		}
 	}
-}
-
-// matching returns the index of the bracket closing the one at open, or -1
-// when it is not closed by its own kind.
-func (cp *chunkParser) matching(open, hi int) int {
-	var stack brackets
-	for i := open; i < hi; i++ {
-		if cp.toks[i].Kind != lexer.Punct {
-			continue
-		}
-		switch c := cp.src[cp.toks[i].Off]; c {
-		case '(', '[', '{':
-			stack = append(stack, c)
-		case ')', ']', '}':
-			if len(stack) == 0 || stack[len(stack)-1] != opener(c) {
-				return -1
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // salvageHandler re-parses `on Name[(params)] { statements }` piece by
@@ -527,4 +476,22 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the subscription: expected a state item (`subscribe …`, `on …`) or `}`")
 	}
 	return sub
+}
+
+// misplacedMilestone reports a milestone written directly in a state
+// (`Finished { … }` without its `subscribe`) as one error, rather than as a
+// setting without `=` and an unknown setting.
+func (cp *chunkParser) misplacedMilestone(st *ast.State, it span) bool {
+	if cp.kind(it.lo) != lexer.Ident || it.lo+1 >= it.hi || !cp.isPunct(it.lo+1, "{") {
+		return false
+	}
+	name := cp.text(it.lo)
+	for _, kind := range [...]string{"Assigned", "Finished"} {
+		if keywordDistance(name, strings.ToLower(kind)) < 3 {
+			cp.syntax(cp.tokRange(it.lo), "milestone `"+name+"` cannot stand directly in state `"+st.Name.Name+
+				"`: a milestone hangs off a subscription, as in `subscribe Event(…) { "+kind+" { … } }` in this state")
+			return true
+		}
+	}
+	return false
 }

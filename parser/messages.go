@@ -8,25 +8,25 @@ import (
 )
 
 // participle describes what it expected as grammar text ( `"}"`, `<ident>`,
-// or a whole production). expectMessage rewrites that into the language's
+// or a whole production). expectation rewrites that into the language's
 // words, using the token before the error for context:
 // "expected `,` or `}` after enum member `Small`, found `Large`".
 
 var quoted = regexp.MustCompile(`"([^"]+)"`)
 
-func (cp *chunkParser) expectMessage(i int, s span, expect, what string) string {
+func (cp *chunkParser) expectation(i int, s span, expect, what string) (want, after string) {
 	found := cp.describe(i)
 	prev := i - 1
 	if prev < s.lo {
 		if what == "security rule" {
-			return "expected `allow` or `deny` to start a security rule, found " + found
+			return "`allow` or `deny` to start a security rule", ""
 		}
-		return "expected " + genericWant(what) + ", found " + found
+		return genericWant(what), ""
 	}
-	pt := cp.toks[prev]
-	ptext := cp.text(prev)
-	after := "`" + ptext + "`"
-	want := translateExpect(expect)
+	pt := struct{ Kind lexer.Kind }{cp.kind(prev)}
+	ptext := cp.word(prev)
+	after = "`" + ptext + "`"
+	want = translateExpect(expect)
 	// pp is the token before prev, for telling a type from a name.
 	pp := ""
 	if prev-1 >= s.lo {
@@ -72,7 +72,7 @@ func (cp *chunkParser) expectMessage(i int, s span, expect, what string) string 
 	case want == "":
 		want = genericWant(what)
 	}
-	return "expected " + want + " after " + after + ", found " + found
+	return want, after
 }
 
 // keywordWants says what follows each reserved word that takes a name or a block.

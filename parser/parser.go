@@ -67,6 +67,7 @@ func Parse(files []Source, opt Options) (*ast.Program, []diag.Diagnostic) {
 		fp.unterminated = res.Unterminated
 		fp.gaps = res.Gaps
 		fp.file.Ignores = res.Ignores
+		fp.findMisspelledKeywords()
 		fp.chunks = fp.splitTop()
 		fps[i] = fp
 	})
@@ -185,6 +186,9 @@ type fileParser struct {
 	unterminated []int
 	// gaps: offsets of bytes the lexer dropped (WF003).
 	gaps []int
+	// kw maps the index of a name that misspells a keyword to that keyword
+	// (keywords.go); nil in a file without one.
+	kw map[int]string
 }
 
 type chunkResult struct {
@@ -209,7 +213,40 @@ func (fp *fileParser) text(i int) string {
 // is reports whether token i is the punctuation or keyword s.
 func (fp *fileParser) is(i int, s string) bool {
 	t := fp.toks[i]
+	if t.Kind == lexer.Ident && fp.kw != nil {
+		return fp.kw[i] == s
+	}
 	return (t.Kind == lexer.Punct || t.Kind == lexer.Keyword) && fp.src[t.Off:t.End] == s
+}
+
+// kind is token i's kind, Keyword for a name that misspells one.
+func (fp *fileParser) kind(i int) lexer.Kind {
+	k := fp.toks[i].Kind
+	if k == lexer.Ident && fp.kw != nil && fp.kw[i] != "" {
+		return lexer.Keyword
+	}
+	return k
+}
+
+// word is token i's text, or the keyword a misspelled name stands for.
+func (fp *fileParser) word(i int) string {
+	if k := fp.keywordAt(i); k != "" {
+		return k
+	}
+	return fp.text(i)
+}
+
+// keywordAt returns the keyword token i is (or stands for), or "".
+func (fp *fileParser) keywordAt(i int) string {
+	switch t := fp.toks[i]; t.Kind {
+	case lexer.Keyword:
+		return fp.src[t.Off:t.End]
+	case lexer.Ident:
+		if fp.kw != nil {
+			return fp.kw[i]
+		}
+	}
+	return ""
 }
 
 func (fp *fileParser) startOf(i int) diag.Pos {
@@ -267,16 +304,23 @@ type chunkParser struct {
 	diags diag.List
 }
 
-// syntax reports a WF001, unless an unterminated string or comment earlier
-// in the same declaration swallowed text: then the error is its consequence.
+// syntax reports a WF001, unless reportable says it is a consequence.
 func (cp *chunkParser) syntax(r diag.Range, msg string) {
-	at := int(r.Start.Offset)
-	for _, u := range cp.unterminated {
-		if u >= cp.start && u < at {
-			return
-		}
+	if cp.reportable(r) {
+		cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
 	}
-	// A token right after dropped bytes: the WF003 there is the root cause.
+}
+
+// reportable reports whether a syntax error at r has a cause of its own: not
+// when an unterminated string or comment at or before it in the same
+// declaration swallowed text (its WF002 is the root cause), nor right after
+// bytes the lexer dropped (WF003). Both lookups are binary searches, so a
+// file of many errors and many unterminated strings stays linear.
+func (cp *chunkParser) reportable(r diag.Range) bool {
+	at := int(r.Start.Offset)
+	if k := sort.SearchInts(cp.unterminated, cp.start); k < len(cp.unterminated) && cp.unterminated[k] <= at {
+		return false
+	}
 	if len(cp.gaps) > 0 {
 		i := cp.indexAt(at)
 		prevEnd := 0
@@ -285,10 +329,10 @@ func (cp *chunkParser) syntax(r diag.Range, msg string) {
 		}
 		k := sort.SearchInts(cp.gaps, prevEnd)
 		if k < len(cp.gaps) && cp.gaps[k] <= at {
-			return
+			return false
 		}
 	}
-	cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
+	return true
 }
 
 // parseTopChunk parses one top-level chunk. A panic inside participle (a bug,
@@ -318,28 +362,21 @@ func (fp *fileParser) parseTopChunk(s span) (res chunkResult) {
 // checkNesting reports and returns false when tokens [lo, hi) nest deeper
 // than MaxNesting (brackets, and prefix operators, which also recurse).
 func (cp *chunkParser) checkNesting(s span) bool {
-	depth, unary := 0, 0
+	var open brackets
+	unary := 0
 	for i := s.lo; i < s.hi; i++ {
 		t := cp.toks[i]
-		if t.Kind != lexer.Punct {
+		switch {
+		case t.Kind != lexer.Punct:
 			unary = 0
-			continue
-		}
-		switch cp.src[t.Off] {
-		case '(', '[', '{':
-			depth++
+		case cp.track(&open, i) != 0:
 			unary = 0
-		case ')', ']', '}':
-			depth--
-			unary = 0
-		case '!', '-':
-			if t.End-t.Off == 1 {
-				unary++
-			}
+		case t.End-t.Off == 1 && (cp.src[t.Off] == '!' || cp.src[t.Off] == '-'):
+			unary++
 		default:
 			unary = 0
 		}
-		if depth+unary > MaxNesting {
+		if open.depth()+unary > MaxNesting {
 			cp.syntax(cp.tokRange(i), fmt.Sprintf("nesting is deeper than %d levels here: wfc stops parsing this declaration; flatten the expression", MaxNesting))
 			return false
 		}
@@ -347,15 +384,9 @@ func (cp *chunkParser) checkNesting(s span) bool {
 	return true
 }
 
-// stream builds participle's lexer over tokens [lo, hi).
-func (cp *chunkParser) stream(s span) *plexer.PeekingLexer {
-	pl, _ := plexer.Upgrade(lexer.NewStream(cp.file.Name, cp.src, cp.toks[s.lo:s.hi], cp.toks[s.hi]))
-	return pl
-}
-
 // nameAfter returns token i as an identifier if it is one.
 func (cp *chunkParser) ident(i int) *ast.Ident {
-	if i < len(cp.toks) && cp.toks[i].Kind == lexer.Ident {
+	if i < len(cp.toks) && cp.kind(i) == lexer.Ident {
 		return &ast.Ident{Range: cp.tokRange(i), Name: cp.text(i)}
 	}
 	return nil
@@ -515,7 +546,23 @@ func (cp *chunkParser) reportParse(err error, s span, what string) {
 	if k := strings.LastIndex(msg, "(expected "); k >= 0 && strings.HasSuffix(msg, ")") {
 		expect = msg[k+len("(expected ") : len(msg)-1]
 	}
-	cp.syntax(cp.errRange(i), cp.expectMessage(i, s, expect, what))
+	want, after := cp.expectation(i, s, expect, what)
+	if cp.reportUnclosed(i, s, want) {
+		return
+	}
+	if strings.HasPrefix(want, "`;`") && i > s.lo {
+		text := "expected " + want
+		if cp.kind(i-1) != lexer.Punct {
+			text += " after " + after
+		}
+		cp.missingSemicolon(i, text)
+		return
+	}
+	text := "expected " + want
+	if after != "" {
+		text += " after " + after
+	}
+	cp.syntax(cp.errRange(i), text+", found "+cp.describe(i))
 }
 
 // errRange is the range of token i, or an empty range where the file ends.

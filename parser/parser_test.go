@@ -147,7 +147,7 @@ func TestChunksStopAtReservedWords(t *testing.T) {
 		msgs = append(msgs, fmt.Sprintf("%d: %s", d.Range.Start.Line, d.Message))
 	}
 	want := []string{
-		"2: expected `,` or `}` after enum member `X`, found `enum`",
+		"2: expected `}` to close enum `A`, found `enum`",
 		"4: expected `}` to close state `S`, found `state`",
 	}
 	if diff := cmp.Diff(want, msgs); diff != "" {

@@ -34,7 +34,7 @@ input) given, as one program, and reports every problem.
 
 Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 2 a usage error or an unreadable path (the other paths are still checked).`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needPaths,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"wf"}, cobra.ShellCompDirectiveFilterFileExt
 		},
@@ -189,7 +189,7 @@ func artifactURI(file string) string {
 	return u.String()
 }
 
-// exitFor returns the exit status of LANGUAGE.md §8 as an error for cobra.
+// exitFor returns the exit status (README.md, "wfc check") as an error for cobra.
 func exitFor(l *loaded, ds []diag.Diagnostic, strict bool) error {
 	if l.failed {
 		return exitError{exitUsage}
@@ -201,8 +201,8 @@ func exitFor(l *loaded, ds []diag.Diagnostic, strict bool) error {
 	return nil
 }
 
-// useColor decides on ANSI colors: auto means stdout is a terminal and
-// NO_COLOR is not set.
+// useColor decides on ANSI colors: auto means stdout is a terminal, NO_COLOR
+// is not set and TERM is not dumb.
 func useColor(mode string, stdout io.Writer) (bool, error) {
 	switch mode {
 	case "always":
@@ -210,15 +210,7 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		if os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		f, ok := stdout.(*os.File)
-		if !ok {
-			return false, nil
-		}
-		st, err := f.Stat()
-		return err == nil && st.Mode()&os.ModeCharDevice != 0, nil
+		return colorAuto(isTerminal(stdout), os.Getenv), nil
 	}
 	return false, fmt.Errorf("unknown --color %q: use auto, always or never", mode)
 }

@@ -137,7 +137,7 @@ func golden(t *testing.T, file string, got []byte) {
 	}
 	want, err := os.ReadFile(file)
 	if err != nil {
-		t.Fatalf("missing golden file (run go test ./... -update): %v", err)
+		t.Fatalf("missing golden file (run go test ./cmd/wfc -update): %v", err)
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s differs (-want +got):\n%s", file, diff)

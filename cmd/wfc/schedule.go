@@ -29,11 +29,12 @@ func newScheduleCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short: "Print the resolved retry schedule of every milestone and durable step",
 		Long: `Schedule lowers every policy consumer — each milestone and each durable step —
 into its resolved schedule: the normalised policy, the budget counted both
-ways, and per attempt the wait before it and when it starts (LANGUAGE.md §6).
+ways, and per attempt the wait before it and when it starts (see
+"The schedule table" in docs/language.md).
 
 A program with errors has no schedule: its diagnostics go to standard error
 and the exit status is 1.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needPaths,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"wf"}, cobra.ShellCompDirectiveFilterFileExt
 		},
@@ -47,7 +48,6 @@ and the exit status is 1.`,
 	fl.StringVar(&f.draws, "draws", "", "replay these uniform draws in [0,1) for jitter, comma-separated (adds the concrete timeline)")
 	fl.Int64Var(&f.seed, "seed", 0, "draw jitter pseudo-randomly from this seed (adds the concrete timeline)")
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input)")
-	cmd.MarkFlagsMutuallyExclusive("draws", "seed")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -55,6 +55,9 @@ and the exit status is 1.`,
 func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if f.format != "text" && f.format != "json" {
 		return fmt.Errorf("unknown --format %q: use text or json", f.format)
+	}
+	if cmd.Flags().Changed("draws") && cmd.Flags().Changed("seed") {
+		return fmt.Errorf("--draws and --seed exclude each other: --draws replays the draws you give, --seed makes them up; give one of them")
 	}
 	var opt codegen.Options
 	d, err := check.ParseDuration(f.duration)
