@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
 	"github.com/wfc-lang/wfc/parser"
@@ -182,11 +183,11 @@ func compare(t *testing.T, s *codegen.Schedule, r run, n int64) {
 	}
 }
 
-// lowerExport checks and lowers sources (whatever their errors, every
-// valid consumer) and exports them.
+// lowerExport runs the library pipeline on sources (whatever their
+// errors, every valid consumer is lowered) and exports the schedules.
 func lowerExport(srcs []parser.Source) []*export.Entry {
-	prog, _ := parser.Parse(srcs, parser.Options{Workers: 1})
-	es, _ := export.Export(codegen.Lower(check.Check(prog), codegen.Options{}))
+	r := pipeline.Run(context.Background(), srcs, pipeline.Options{Workers: 1})
+	es, _ := export.Export(r.Schedules)
 	return es
 }
 
