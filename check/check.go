@@ -15,7 +15,6 @@ package check
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
@@ -63,7 +62,9 @@ type checker struct {
 	// duplicated are the global names declared more than once (WF101):
 	// checks that depend on what such a name means stay quiet.
 	duplicated map[string]bool
-	entities   []string // entity names, sorted, once asked for (entityNames)
+	entities   *nameSet // entity names, once asked for (entitySet)
+	types      *nameSet // type names, once asked for (typeSet)
+	members    map[*ast.Enum]*nameSet
 	diags      diag.List
 	res        *Result
 	// principal is the first [Principal] entity seen.
@@ -123,7 +124,13 @@ func (h hint) String() string {
 // the name at r by it. The fix needs a human to confirm it, so it is shown,
 // never applied by --fix.
 func (c *checker) didYouMean(r diag.Range, name string, cands []string) hint {
-	best := closest(name, cands)
+	return c.suggest(r, name, newNameSet(cands))
+}
+
+// suggest is didYouMean with a prepared candidate set, for the large ones
+// (states, events, types, enum members) asked again and again.
+func (c *checker) suggest(r diag.Range, name string, set *nameSet) hint {
+	best := set.closest(name)
 	if best == "" {
 		return hint{}
 	}
@@ -215,74 +222,6 @@ func (s *scope) declare(id *ast.Ident) bool {
 	}
 	s.names[id.Name] = id
 	return true
-}
-
-// closest returns the candidate nearest to name, or "" when none is close:
-// within a third of its length in edits (transpositions count once). Ties go
-// to the longer common prefix (`FromSecs` → `FromSeconds`), then to the
-// alphabetically first. It never modifies candidates: they are often
-// package-level tables shared by concurrent checks.
-func closest(name string, candidates []string) string {
-	best, bestD, bestP := "", -1, 0
-	limit := max(1, (len(name)+1)/3)
-	lname := strings.ToLower(name)
-	for _, cand := range candidates {
-		if cand == name {
-			continue
-		}
-		d := levenshtein(lname, strings.ToLower(cand))
-		if d > limit {
-			continue
-		}
-		p := commonPrefix(name, cand)
-		if bestD < 0 || d < bestD || d == bestD && (p > bestP || p == bestP && cand < best) {
-			best, bestD, bestP = cand, d, p
-		}
-	}
-	return best
-}
-
-func commonPrefix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
-
-// levenshtein is the optimal-string-alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours (`Strat` is one
-// step from `Start`).
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		if a == b {
-			return 0
-		}
-		return 1 << 20
-	}
-	// d[i][j] over three rolling rows.
-	pp := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], pp[j-2]+1)
-			}
-		}
-		pp, prev, cur = prev, cur, pp
-	}
-	return prev[len(rb)]
 }
 
 func keys[V any](m map[string]V) []string {

@@ -136,14 +136,38 @@ func (c *checker) typeRef(t *ast.TypeRef) {
 		c.report(t.Name.Range, diag.WF102, "`%s` is a workflow, not a type: a type is `string`, `int`, `bool`, `decimal`, `DateTime`, `TimeSpan`, an enum or an entity", n)
 		return
 	}
-	var cands []string
-	cands = append(cands, keys(builtinTypes)...)
-	for k, d := range c.decls {
-		if _, isWF := d.(*ast.Workflow); !isWF {
-			cands = append(cands, k)
+	c.report(t.Name.Range, diag.WF102, "unknown type `%s`%s", n, c.suggest(t.Name.Range, n, c.typeSet()))
+}
+
+// typeSet are the names a type can have, for suggestions (prepared once).
+func (c *checker) typeSet() *nameSet {
+	if c.types == nil {
+		cands := keys(builtinTypes)
+		for k, d := range c.decls {
+			if _, isWF := d.(*ast.Workflow); !isWF {
+				cands = append(cands, k)
+			}
 		}
+		c.types = newNameSet(cands)
 	}
-	c.report(t.Name.Range, diag.WF102, "unknown type `%s`%s", n, c.didYouMean(t.Name.Range, n, cands))
+	return c.types
+}
+
+// memberSet are an enum's members, for suggestions (prepared once per enum).
+func (c *checker) memberSet(e *ast.Enum) *nameSet {
+	if c.members == nil {
+		c.members = map[*ast.Enum]*nameSet{}
+	}
+	s, ok := c.members[e]
+	if !ok {
+		names := make([]string, len(e.Members))
+		for i, m := range e.Members {
+			names[i] = m.Name
+		}
+		s = newNameSet(names)
+		c.members[e] = s
+	}
+	return s
 }
 
 // typeKnown reports whether t names a built-in type or a type declared

@@ -55,7 +55,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 	for _, sub := range s.Subscribes {
 		ev, known := wc.events[sub.Event.Name]
 		if !known {
-			h := c.didYouMean(sub.Event.Range, sub.Event.Name, wc.eventNames)
+			h := c.suggest(sub.Event.Range, sub.Event.Name, wc.eventSet)
 			explains = append(explains, sub.Event.Name)
 			if h.best != "" {
 				explains = append(explains, h.best)
@@ -90,6 +90,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 			sc.opaque = true
 		}
 	}
+	var explainSet, slotSet *nameSet // prepared at the first unknown handler
 	handled := map[string]bool{}
 	handlerScope := c.newScope("handler for")
 	for _, h := range s.Handlers {
@@ -100,8 +101,11 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 		}
 		sub, ok := slots[h.Name.Name]
 		if !ok {
-			if !s.Bad && !slices.Contains(explains, h.Name.Name) && closest(h.Name.Name, explains) == "" {
-				c.unsubscribedHandler(s, h, slots)
+			if explainSet == nil {
+				explainSet, slotSet = newNameSet(explains), newNameSet(keys(slots))
+			}
+			if !s.Bad && !slices.Contains(explainSet.names, h.Name.Name) && explainSet.closest(h.Name.Name) == "" {
+				c.unsubscribedHandler(s, h, slotSet)
 			}
 			c.handlerBody(sc, h, nil)
 			continue
@@ -143,9 +147,9 @@ func (c *checker) renameSubscribed(s *ast.State, sub *ast.Subscribe, name string
 
 // unsubscribedHandler reports WF105 for `on X` when no subscription of the
 // state is named X.
-func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots map[string]*ast.Subscribe) {
-	names := keys(slots)
-	hn := c.didYouMean(h.Name.Range, h.Name.Name, names)
+func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameSet) {
+	names := slots.names
+	hn := c.suggest(h.Name.Range, h.Name.Name, slots)
 	msg := hn.String()
 	switch {
 	case hn.best != "":
@@ -327,19 +331,14 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) (meant st
 	if bc.enum.Bad {
 		return ""
 	}
-	for _, m := range bc.enum.Members {
-		if m.Name == label.Name {
-			return ""
-		}
+	set := c.memberSet(bc.enum)
+	if _, found := slices.BinarySearch(set.names, label.Name); found {
+		return ""
 	}
-	var names []string
-	for _, m := range bc.enum.Members {
-		names = append(names, m.Name)
-	}
-	h := c.didYouMean(label.Range, label.Name, names)
+	h := c.suggest(label.Range, label.Name, set)
 	msg := h.String()
 	if h.best == "" {
-		msg = "; its members are " + quoteList(names)
+		msg = "; its members are " + quoteList(set.names)
 	}
 	attach(c.report(label.Range, diag.WF109, "case `%s` is not a member of `%s`, the type of `%s`%s", label.Name, bc.enum.Name.Name, bc.enumParam, msg), h)
 	return h.best

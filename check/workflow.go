@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -60,9 +59,9 @@ type wfCtx struct {
 	aliases *scope
 	edges   map[*ast.State][]*ast.Ident
 	initial *ast.Ident // the name `Initial` gives, if it is one
-	// stateNames and eventNames are the declared names, sorted, for
-	// suggestions (computed once: a workflow may have thousands).
-	stateNames, eventNames []string
+	// stateSet and eventSet are the declared names, prepared once for
+	// suggestions: a workflow may have thousands.
+	stateSet, eventSet *nameSet
 	// eventsUncertain: an event declaration may be in what failed to parse,
 	// so an unknown event is not reported.
 	eventsUncertain bool
@@ -89,7 +88,7 @@ func (c *checker) workflow(w *ast.Workflow) {
 			c.params(e.Params)
 		}
 	}
-	wc.stateNames, wc.eventNames = keys(wc.states), keys(wc.events)
+	wc.stateSet, wc.eventSet = newNameSet(keys(wc.states)), newNameSet(keys(wc.events))
 	wc.eventsUncertain = eventsUncertain(w)
 	wc.statesUncertain = statesUncertain(w)
 	// Workflow settings.
@@ -200,7 +199,7 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 			switch d.(type) {
 			case nil:
 				// Unknown: WF102 at this reference, like every other one.
-				c.report(n.Range, diag.WF102, "unknown entity `%s`%s", n.Name, c.didYouMean(n.Range, n.Name, c.entityNames()))
+				c.report(n.Range, diag.WF102, "unknown entity `%s`%s", n.Name, c.suggest(n.Range, n.Name, c.entitySet()))
 				return nil
 			case *ast.Entity:
 				if c.duplicated[n.Name] {
@@ -208,7 +207,7 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 				}
 				ent = d.(*ast.Entity)
 			default:
-				c.report(s.Value.Rng(), diag.WF112, "`Tracks` names `%s`, which is %s, not an entity%s", n.Name, kindOf(d), c.didYouMean(n.Range, n.Name, c.entityNames()))
+				c.report(s.Value.Rng(), diag.WF112, "`Tracks` names `%s`, which is %s, not an entity%s", n.Name, kindOf(d), c.suggest(n.Range, n.Name, c.entitySet()))
 				return nil
 			}
 		}
@@ -266,16 +265,16 @@ func (wc *wfCtx) stateRefs(name string) []*ast.Ident {
 	return out
 }
 
-// entityNames are the declared entities, sorted (computed once).
-func (c *checker) entityNames() []string {
+// entitySet are the declared entities, for suggestions (prepared once).
+func (c *checker) entitySet() *nameSet {
 	if c.entities == nil {
-		c.entities = []string{}
+		var names []string
 		for k, d := range c.decls {
 			if _, ok := d.(*ast.Entity); ok {
-				c.entities = append(c.entities, k)
+				names = append(names, k)
 			}
 		}
-		slices.Sort(c.entities)
+		c.entities = newNameSet(names)
 	}
 	return c.entities
 }
@@ -285,7 +284,7 @@ func (c *checker) resolveState(wc *wfCtx, id *ast.Ident) *ast.State {
 	if st, ok := wc.states[id.Name]; ok {
 		return st
 	}
-	c.report(id.Range, diag.WF103, "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.didYouMean(id.Range, id.Name, wc.stateNames))
+	c.report(id.Range, diag.WF103, "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.suggest(id.Range, id.Name, wc.stateSet))
 	return nil
 }
 
@@ -381,11 +380,12 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 		}
 	}
 	meant := map[string]bool{}
+	statelessSet := newNameSet(stateless)
 	for _, s := range wc.w.States {
 		if members[s.Name.Name] {
 			continue
 		}
-		best := closest(s.Name.Name, stateless)
+		best := statelessSet.closest(s.Name.Name)
 		hint := "; add it to the enum or rename the state"
 		if best != "" && !meant[best] {
 			meant[best] = true

@@ -22,8 +22,9 @@ func ms(t Ticks) int64 {
 }
 
 type jsonDoc struct {
-	Version   int            `json:"version"`
-	Schedules []jsonSchedule `json:"schedules"`
+	Version       int                 `json:"version"`
+	Schedules     []jsonSchedule      `json:"schedules"`
+	Notifications []diag.Notification `json:"notifications,omitempty"`
 }
 
 type jsonPolicy struct {
@@ -74,7 +75,14 @@ func jitterFloat(j *big.Rat) float64 {
 
 // WriteJSON writes the `wfc schedule --format json` document (docs/language.md, "The schedule table").
 func WriteJSON(w io.Writer, ss []*Schedule) error {
-	doc := jsonDoc{Version: 1, Schedules: make([]jsonSchedule, 0, len(ss))}
+	return WriteJSONNotes(w, ss, nil)
+}
+
+// WriteJSONNotes writes the schedule document with the run's notifications
+// (paths that could not be read), present only when there are some, as in
+// the diagnostics document.
+func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) error {
+	doc := jsonDoc{Version: 1, Schedules: make([]jsonSchedule, 0, len(ss)), Notifications: notes}
 	for _, s := range ss {
 		c := s.Consumer
 		js := jsonSchedule{

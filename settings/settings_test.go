@@ -101,3 +101,30 @@ func TestFinder(t *testing.T) {
 		t.Errorf("bad/z.wf: %s %v, want an error", path, err)
 	}
 }
+
+// FuzzParse: any file text gives settings or an error, never a panic, and
+// accepted settings name only catalogued warnings, none in both lists.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{}`, `{"disable": ["WF203"], "error": ["201"]}`, `{"error": ["WF101"]}`, `[`, `{"disable": null}`, `{"$schema": 1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := Parse("wfc.json", b)
+		if err != nil {
+			return
+		}
+		for _, m := range []map[string]bool{s.Disable, s.Error} {
+			for code := range m {
+				c, ok := diag.Lookup(code)
+				if !ok || c.Severity != diag.Warning {
+					t.Errorf("accepted %q", code)
+				}
+			}
+		}
+		for code := range s.Disable {
+			if s.Error[code] {
+				t.Errorf("%s in both lists", code)
+			}
+		}
+	})
+}

@@ -130,12 +130,17 @@ func keepLineEndings(src string, edits []diag.Edit) []diag.Edit {
 	return out
 }
 
-// lineEnding is the ending of the line holding byte offset at: "\r\n" or "\n".
+// lineEnding is the ending of the line holding byte offset at: "\r\n" or
+// "\n". The last line, which has none, takes the ending of the line before.
 func lineEnding(src string, at int) string {
-	if at > len(src) {
-		at = len(src)
+	at = min(at, len(src))
+	i := strings.IndexByte(src[at:], '\n')
+	if i >= 0 {
+		i += at
+	} else {
+		i = strings.LastIndexByte(src[:at], '\n')
 	}
-	if i := strings.IndexByte(src[at:], '\n'); i >= 0 && at+i > 0 && src[at+i-1] == '\r' {
+	if i > 0 && src[i-1] == '\r' {
 		return "\r\n"
 	}
 	return "\n"

@@ -109,7 +109,7 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 	ss := codegen.Lower(a.result, opt)
 	w := bufio.NewWriter(stdout)
 	if f.format == "json" {
-		err = codegen.WriteJSON(w, ss)
+		err = codegen.WriteJSONNotes(w, ss, l.notes)
 	} else {
 		err = codegen.WriteText(w, ss)
 	}
