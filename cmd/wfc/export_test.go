@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,5 +47,36 @@ func TestExportCodesScripted(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no export codes catalogued")
+	}
+}
+
+// TestExportNoInjection: the export's JSON and its warnings carry hostile
+// step and file names escaped, like every other output (inject_test.go).
+func TestExportNoInjection(t *testing.T) {
+	hostile := hostileFileName()
+	valid := filepath.Join(t.TempDir(), hostile)
+	if err := os.WriteFile(valid, []byte(hostileProgram(false)), 0o644); err != nil {
+		t.Skipf("the file system refuses the name: %v", err)
+	}
+	// A Linear policy, so a warning quotes the hostile line on stderr.
+	linear := strings.Replace(hostileProgram(false), "\") { Mail.Send(); }", "\", retry: Backoff.Linear(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Mail.Send(); }", 1)
+	for _, args := range [][]string{
+		{"export", "temporal", valid},
+		{"export", "temporal", "--stdin-filename", hostile, "-"},
+		{"export", "temporal", "--stdin-filename", "::error::x" + injection, "-"},
+	} {
+		for _, src := range []string{hostileProgram(false), hostileProgram(true), linear} {
+			var stdout, stderr bytes.Buffer
+			code := run(args, strings.NewReader(src), &stdout, &stderr)
+			what := fmt.Sprintf("wfc %q (exit %d)", args, code)
+			if stdout.Len()+stderr.Len() == 0 {
+				t.Errorf("%s: no output", what)
+			}
+			assertSafe(t, "stdout of "+what, stdout.Bytes(), "json")
+			assertSafe(t, "stderr of "+what, stderr.Bytes(), "text")
+			if src == linear && args[len(args)-1] == "-" && !strings.Contains(stderr.String(), "warning[WF401]") {
+				t.Errorf("%s: no WF401 for the Linear step:\n%s", what, stderr.String())
+			}
+		}
 	}
 }
