@@ -80,3 +80,37 @@ func TestExportNoInjection(t *testing.T) {
 		}
 	}
 }
+
+// FuzzExportTemporal: any input through `wfc export temporal` on standard
+// input exits 0 or 1 (never panics, never a usage error), writes a document
+// valid against its schema when it exits 0, and every warning it prints
+// lies inside the file.
+func FuzzExportTemporal(f *testing.F) {
+	for _, c := range diag.Codes {
+		f.Add(c.Wrong)
+		f.Add(c.Right)
+	}
+	f.Add("enum A { B C }\x00\xff")
+	f.Fuzz(func(t *testing.T, src string) {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"export", "temporal", "--stdin-filename", "f.wf", "-"}, strings.NewReader(src), &stdout, &stderr)
+		switch code {
+		case exitOK:
+			validateJSON(t, "temporal.schema.json", stdout.Bytes())
+		case exitFound:
+		default:
+			t.Fatalf("exit %d:\n%s", code, stderr.String())
+		}
+		a := analyzeSource("f.wf", src)
+		if errs, _ := diag.Counts(a.diags); errs > 0 {
+			return
+		}
+		_, ds := exportTemporal(&loaded{order: []string{"f.wf"}}, a)
+		for _, d := range ds {
+			r := d.Range
+			if r.Start.Offset < 0 || r.End.Offset > int32(len(src)) || r.End.Offset < r.Start.Offset {
+				t.Fatalf("%s range %+v outside the file of %d bytes", d.Code, r, len(src))
+			}
+		}
+	})
+}
