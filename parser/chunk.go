@@ -3,6 +3,8 @@ package parser
 import (
 	"strings"
 
+	"github.com/alecthomas/participle/v2"
+
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/lexer"
 )
@@ -358,10 +360,10 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 			return nil
 		}
 		ps := span{open, closeP + 1}
-		if g, err := getParsers().params.ParseFromLexer(cp.stream(ps)); err != nil {
+		if g, err := cp.parseParams(ps); err != nil {
 			cp.reportParse(err, ps, "handler")
 		} else {
-			h.Params = cp.convParams(g)
+			h.Params = g
 		}
 		open = closeP + 1
 	}
@@ -420,10 +422,10 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 	p := getParsers()
 	sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
 	ps := span{it.lo + 2, closeP + 1}
-	if g, err := p.params.ParseFromLexer(cp.stream(ps)); err != nil {
+	if g, err := cp.parseParams(ps); err != nil {
 		cp.reportParse(err, ps, "subscription")
 	} else {
-		sub.Params = cp.convParams(g)
+		sub.Params = g
 	}
 	open := closeP + 1
 	if open+1 < it.hi && cp.is(open, "as") {
@@ -494,4 +496,17 @@ func (cp *chunkParser) misplacedMilestone(st *ast.State, it span) bool {
 		}
 	}
 	return false
+}
+
+// parseParams parses the parameter list that is exactly span ps.
+func (cp *chunkParser) parseParams(ps span) (*ast.Params, error) {
+	var g params
+	lex := cp.stream(ps)
+	if err := g.Parse(lex); err != nil {
+		return nil, err
+	}
+	if t := lex.Peek(); !t.EOF() {
+		return nil, &participle.UnexpectedTokenError{Unexpected: *t}
+	}
+	return (*ast.Params)(&g), nil
 }
