@@ -278,8 +278,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 		st.Bad = true
 		return
 	}
-	ok := cp.checkNesting(it)
-	if ok {
+	if cp.checkNesting(it) {
 		g, err := getParsers().stateItem.ParseFromLexer(cp.stream(it))
 		if err == nil {
 			switch {
@@ -292,21 +291,8 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			}
 			return
 		}
-		// A handler whose body failed: recover statement by statement, so
-		// every broken statement is reported and the others still count.
-		if cp.is(it.lo, "on") {
-			if h := cp.salvageHandler(it); h != nil {
-				st.Bad = true
-				st.Handlers = append(st.Handlers, h)
-				return
-			}
-		}
-		if cp.is(it.lo, "subscribe") {
-			if sub := cp.salvageSubscribe(it); sub != nil {
-				st.Bad = true
-				st.Subscribes = append(st.Subscribes, sub)
-				return
-			}
+		if cp.salvageStateItem(st, it) {
+			return
 		}
 		what := "state item"
 		switch {
@@ -320,30 +306,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 		cp.reportParse(err, it, what)
 	}
 	st.Bad = true
-	// Salvage: the item still declares what it names.
-	switch {
-	case cp.is(it.lo, "subscribe"):
-		if ev := cp.ident(it.lo + 1); ev != nil {
-			sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
-			var open brackets
-			for k := it.lo; k < it.hi-1; k++ {
-				if open.depth() == 0 && cp.is(k, "as") {
-					sub.Alias = cp.ident(k + 1)
-					break
-				}
-				cp.track(&open, k)
-			}
-			st.Subscribes = append(st.Subscribes, sub)
-		}
-	case cp.is(it.lo, "on"):
-		if name := cp.ident(it.lo + 1); name != nil {
-			st.Handlers = append(st.Handlers, &ast.Handler{Range: cp.spanRange(it.lo, it.hi), Name: name, Bad: true})
-		}
-	default:
-		if id := cp.ident(it.lo); id != nil {
-			st.Settings = append(st.Settings, &ast.Setting{Range: cp.spanRange(it.lo, it.hi), Name: id})
-		}
-	}
+	cp.declareStateItem(st, it)
 }
 
 // misplacedMilestone reports a milestone written directly in a state

@@ -37,38 +37,48 @@ func (cp *chunkParser) salvageEntity(s span, e *ast.Entity) bool {
 		}
 	}
 	for _, m := range cp.splitMembers(k+3, closeB, func(w string) bool { return w == "security" }) {
-		if !cp.checkNesting(m) {
-			continue
-		}
-		g, err := p.entMember.ParseFromLexer(cp.stream(m))
-		if err == nil {
-			cp.convEntity(&gEntity{Members: []*gEntityMember{g}}, e)
-			continue
-		}
-		if cp.is(m.lo, "security") && m.lo+1 < m.hi && cp.is(m.lo+1, "{") {
-			if end := cp.matching(m.lo+1, m.hi); end > 0 {
-				sec := &gSecurity{Pos: plexerPos(cp.toks[m.lo], cp.file.Name), EndPos: plexerPos(cp.toks[end+1], cp.file.Name)}
-				for _, r := range cp.splitMembers(m.lo+2, end, nil) {
-					gr, err := p.rule.ParseFromLexer(cp.stream(r))
-					if err != nil {
-						cp.reportParse(err, r, "security rule")
-						continue
-					}
-					sec.Rules = append(sec.Rules, gr)
-				}
-				cp.convEntity(&gEntity{Members: []*gEntityMember{{Security: sec}}}, e)
-				if end+1 < m.hi {
-					cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after the security block: expected a field (`Type Name;`), `security { … }` or `}`")
-				}
-				continue
-			}
-		}
-		cp.reportParse(err, m, "entity")
+		cp.salvageEntityMember(e, m)
 	}
 	if closeB+1 < s.hi {
 		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the end of entity `"+e.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)")
 	}
 	return true
+}
+
+// salvageEntityMember parses one field or security block of an entity
+// that failed to parse whole; a security block that fails too is parsed
+// rule by rule.
+func (cp *chunkParser) salvageEntityMember(e *ast.Entity, m span) {
+	if !cp.checkNesting(m) {
+		return
+	}
+	p := getParsers()
+	g, err := p.entMember.ParseFromLexer(cp.stream(m))
+	if err == nil {
+		cp.convEntity(&gEntity{Members: []*gEntityMember{g}}, e)
+		return
+	}
+	end := -1
+	if cp.is(m.lo, "security") && m.lo+1 < m.hi && cp.is(m.lo+1, "{") {
+		end = cp.matching(m.lo+1, m.hi)
+	}
+	if end <= 0 {
+		cp.reportParse(err, m, "entity")
+		return
+	}
+	sec := &gSecurity{Pos: plexerPos(cp.toks[m.lo], cp.file.Name), EndPos: plexerPos(cp.toks[end+1], cp.file.Name)}
+	for _, r := range cp.splitMembers(m.lo+2, end, nil) {
+		gr, err := p.rule.ParseFromLexer(cp.stream(r))
+		if err != nil {
+			cp.reportParse(err, r, "security rule")
+			continue
+		}
+		sec.Rules = append(sec.Rules, gr)
+	}
+	cp.convEntity(&gEntity{Members: []*gEntityMember{{Security: sec}}}, e)
+	if end+1 < m.hi {
+		cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after the security block: expected a field (`Type Name;`), `security { … }` or `}`")
+	}
 }
 
 // plexerPos is the participle position of token t.
@@ -154,7 +164,6 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 	if closeP < 0 {
 		return nil
 	}
-	p := getParsers()
 	sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
 	ps := span{it.lo + 2, closeP + 1}
 	if g, err := cp.parseParams(ps); err != nil {
@@ -178,39 +187,97 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 		return nil
 	}
 	for _, m := range cp.splitMembers(open+1, closeB, nil) {
-		if !cp.checkNesting(m) {
-			continue
-		}
-		g, err := p.milestone.ParseFromLexer(cp.stream(m))
-		if err == nil {
-			sub.Milestones = append(sub.Milestones, cp.convMilestone(g))
-			continue
-		}
-		kind := cp.ident(m.lo)
-		var end int
-		if kind != nil && m.lo+1 < m.hi && cp.is(m.lo+1, "{") {
-			end = cp.matching(m.lo+1, m.hi)
-		}
-		if kind == nil || end <= 0 {
-			cp.reportParse(err, m, "milestone")
-			continue
-		}
-		ms := &ast.Milestone{Range: cp.spanRange(m.lo, end+1), Kind: kind, Bad: true}
-		for _, item := range cp.splitMembers(m.lo+2, end, nil) {
-			gi, err := p.mitem.ParseFromLexer(cp.stream(item))
-			if err != nil {
-				cp.reportParse(err, item, "milestone item")
-				continue
-			}
-			cp.addMItem(ms, gi)
-		}
-		sub.Milestones = append(sub.Milestones, ms)
-		if end+1 < m.hi {
-			cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after milestone `"+kind.Name+"`: expected another milestone or `}`")
+		if ms := cp.salvageMilestone(m); ms != nil {
+			sub.Milestones = append(sub.Milestones, ms)
 		}
 	}
 	if closeB+1 < it.hi {
 		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the subscription: expected a state item (`subscribe …`, `on …`) or `}`")
 	}
 	return sub
+}
+
+// salvageStateItem splits a handler or a subscription that failed to parse
+// whole into its pieces (statements; parameters and milestones), so every
+// broken piece is reported and the others still count.
+func (cp *chunkParser) salvageStateItem(st *ast.State, it span) bool {
+	switch {
+	case cp.is(it.lo, "on"):
+		if h := cp.salvageHandler(it); h != nil {
+			st.Bad = true
+			st.Handlers = append(st.Handlers, h)
+			return true
+		}
+	case cp.is(it.lo, "subscribe"):
+		if sub := cp.salvageSubscribe(it); sub != nil {
+			st.Bad = true
+			st.Subscribes = append(st.Subscribes, sub)
+			return true
+		}
+	}
+	return false
+}
+
+// declareStateItem adds what a state item that failed to parse still
+// names: the subscription (and its alias), the handler or the setting.
+func (cp *chunkParser) declareStateItem(st *ast.State, it span) {
+	switch {
+	case cp.is(it.lo, "subscribe"):
+		if ev := cp.ident(it.lo + 1); ev != nil {
+			sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
+			var open brackets
+			for k := it.lo; k < it.hi-1; k++ {
+				if open.depth() == 0 && cp.is(k, "as") {
+					sub.Alias = cp.ident(k + 1)
+					break
+				}
+				cp.track(&open, k)
+			}
+			st.Subscribes = append(st.Subscribes, sub)
+		}
+	case cp.is(it.lo, "on"):
+		if name := cp.ident(it.lo + 1); name != nil {
+			st.Handlers = append(st.Handlers, &ast.Handler{Range: cp.spanRange(it.lo, it.hi), Name: name, Bad: true})
+		}
+	default:
+		if id := cp.ident(it.lo); id != nil {
+			st.Settings = append(st.Settings, &ast.Setting{Range: cp.spanRange(it.lo, it.hi), Name: id})
+		}
+	}
+}
+
+// salvageMilestone parses one milestone of a subscription that failed to
+// parse whole; if the milestone fails too, its settings and outcomes are
+// parsed one by one.
+func (cp *chunkParser) salvageMilestone(m span) *ast.Milestone {
+	if !cp.checkNesting(m) {
+		return nil
+	}
+	p := getParsers()
+	g, err := p.milestone.ParseFromLexer(cp.stream(m))
+	if err == nil {
+		return cp.convMilestone(g)
+	}
+	kind := cp.ident(m.lo)
+	var end int
+	if kind != nil && m.lo+1 < m.hi && cp.is(m.lo+1, "{") {
+		end = cp.matching(m.lo+1, m.hi)
+	}
+	if kind == nil || end <= 0 {
+		cp.reportParse(err, m, "milestone")
+		return nil
+	}
+	ms := &ast.Milestone{Range: cp.spanRange(m.lo, end+1), Kind: kind, Bad: true}
+	for _, item := range cp.splitMembers(m.lo+2, end, nil) {
+		gi, err := p.mitem.ParseFromLexer(cp.stream(item))
+		if err != nil {
+			cp.reportParse(err, item, "milestone item")
+			continue
+		}
+		cp.addMItem(ms, gi)
+	}
+	if end+1 < m.hi {
+		cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after milestone `"+kind.Name+"`: expected another milestone or `}`")
+	}
+	return ms
 }

@@ -11,69 +11,81 @@ import "github.com/wfc-lang/wfc/lexer"
 
 // splitTop splits the whole file into top-level declarations.
 func (fp *fileParser) splitTop() []span {
-	var out []span
+	t := topSplit{fp: fp}
 	n := len(fp.toks) - 1 // the last token is EOF
-	lo := 0
-	var open brackets
-	attrsOnly := false // the chunk so far is attribute lists (`[A] [B]`)
 	for i := 0; i < n; i++ {
 		if fp.kind(i) == lexer.Keyword {
-			switch fp.word(i) {
-			case "enum", "workflow":
-				if i > lo {
-					out = append(out, span{lo, i})
-				}
-				lo, attrsOnly = i, false
-				open.reset()
-			case "entity":
-				if i > lo && !attrsOnly {
-					out = append(out, span{lo, i})
-					lo = i
-					open.reset()
-				}
-				attrsOnly = false
-			}
-			continue
-		}
-		if fp.toks[i].Kind != lexer.Punct {
-			continue
-		}
-		c := fp.bracketAt(i)
-		switch {
-		case c == '[':
-			if open.depth() == 0 && i == lo {
-				attrsOnly = true
-			}
-			open.push(c, i)
-		case c == '(' || c == '{':
-			open.push(c, i)
-		case c == ')' || c == ']':
-			open.close(c)
-		case c == '}':
-			if ok, _ := open.close(c); !ok {
-				// A `}` that closes nothing ends the declaration in progress
-				// (`enum E A, B }` lacks its `{`: one error, not two); alone,
-				// it is a chunk of its own, reported as unexpected.
-				out = append(out, span{lo, i + 1})
-				lo, attrsOnly = i+1, false
-				open.reset()
-				continue
-			}
-			if open.depth() == 0 && !attrsOnly {
-				out = append(out, span{lo, i + 1})
-				lo = i + 1
-			}
-		case fp.isPunct(i, ";"):
-			if open.depth() == 0 && !attrsOnly {
-				out = append(out, span{lo, i + 1})
-				lo = i + 1
-			}
+			t.keyword(i)
+		} else if fp.toks[i].Kind == lexer.Punct {
+			t.punct(i)
 		}
 	}
-	if lo < n {
-		out = append(out, span{lo, n})
+	if t.lo < n {
+		t.out = append(t.out, span{t.lo, n})
 	}
-	return out
+	return t.out
+}
+
+// topSplit is the state of splitTop.
+type topSplit struct {
+	fp        *fileParser
+	out       []span
+	lo        int // where the declaration in progress starts
+	open      brackets
+	attrsOnly bool // the declaration so far is attribute lists (`[A] [B]`)
+}
+
+// cut ends the declaration in progress before token at.
+func (t *topSplit) cut(at int) {
+	if at > t.lo {
+		t.out = append(t.out, span{t.lo, at})
+	}
+	t.lo = at
+	t.attrsOnly = false
+	t.open.reset()
+}
+
+// keyword starts a declaration at `enum` and `workflow` whatever the depth,
+// and at `entity` unless attribute lists precede it.
+func (t *topSplit) keyword(i int) {
+	switch t.fp.word(i) {
+	case "enum", "workflow":
+		t.cut(i)
+	case "entity":
+		if !t.attrsOnly {
+			t.cut(i)
+		}
+		t.attrsOnly = false
+	}
+}
+
+// punct ends a declaration after a `;` or `}` that brings the depth to zero.
+func (t *topSplit) punct(i int) {
+	c := t.fp.bracketAt(i)
+	switch {
+	case c == '[':
+		if t.open.depth() == 0 && i == t.lo {
+			t.attrsOnly = true
+		}
+		t.open.push(c, i)
+	case c == '(' || c == '{':
+		t.open.push(c, i)
+	case c == ')' || c == ']':
+		t.open.close(c)
+	case c == '}':
+		if ok, _ := t.open.close(c); !ok {
+			// A `}` that closes nothing ends the declaration in progress
+			// (`enum E A, B }` lacks its `{`: one error, not two); alone,
+			// it is a chunk of its own, reported as unexpected.
+			t.cut(i + 1)
+		} else if t.open.depth() == 0 && !t.attrsOnly {
+			t.cut(i + 1)
+		}
+	case t.fp.isPunct(i, ";"):
+		if t.open.depth() == 0 && !t.attrsOnly {
+			t.cut(i + 1)
+		}
+	}
 }
 
 // splitBody splits tokens [lo, hi) of a body into members. starts says which
