@@ -31,12 +31,6 @@ func (cp *chunkParser) rng(start, endPos plexer.Position) diag.Range {
 	return diag.Range{Start: s, End: cp.endOf(k)}
 }
 
-// tokAt returns the token starting at p.
-func (cp *chunkParser) tokAt(p plexer.Position) (lexer.Token, int) {
-	k := cp.indexAt(p.Offset)
-	return cp.toks[k], k
-}
-
 func (cp *chunkParser) name(g *name) *ast.Ident {
 	if g == nil || g.Name == "" {
 		return nil
