@@ -40,13 +40,8 @@ func (n *name) Parse(lex *plexer.PeekingLexer) error {
 type gEnum struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Name    *name       `parser:"'enum' @@ '{'"`
-	Members []*gEnumMem `parser:"( @@ ( ',' @@? )* )? '}'"`
-}
-
-// gEnumMem is a member; Comma marks a trailing `,` before `}`.
-type gEnumMem struct {
-	Name *name `parser:"@@"`
+	Name    *name   `parser:"'enum' @@ '{'"`
+	Members []*name `parser:"( @@ ( ',' @@? )* )? '}'"`
 }
 
 type gEntity struct {
