@@ -6,8 +6,8 @@ import (
 	"math/big"
 
 	"github.com/wfc-lang/wfc/ast"
-	"github.com/wfc-lang/wfc/timespan"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/timespan"
 )
 
 // Durations live in package timespan, shared with codegen; these names stay
@@ -230,4 +230,3 @@ func (c *checker) timeSpanHint(e ast.Expr) string {
 	}
 	return "write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays)"
 }
-

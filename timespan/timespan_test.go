@@ -55,4 +55,3 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
-
