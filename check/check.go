@@ -32,6 +32,8 @@ func Check(prog *ast.Program) *Result {
 		prog:       prog,
 		decls:      map[string]ast.Decl{},
 		duplicated: map[string]bool{},
+		wfFacts:    map[*ast.Workflow]*wfCtx{},
+		stFacts:    map[*ast.State]*stCtx{},
 		res:        &Result{},
 	}
 	c.collect()
@@ -51,6 +53,7 @@ func Check(prog *ast.Program) *Result {
 			}
 		}
 	}
+	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res
 }
@@ -65,8 +68,11 @@ type checker struct {
 	entities   *nameSet // entity names, once asked for (entitySet)
 	types      *nameSet // type names, once asked for (typeSet)
 	members    map[*ast.Enum]*nameSet
-	diags      diag.List
-	res        *Result
+	// What the first pass found, for the rules (rules.go).
+	wfFacts map[*ast.Workflow]*wfCtx
+	stFacts map[*ast.State]*stCtx
+	diags   diag.List
+	res     *Result
 	// principal is the first [Principal] entity seen.
 	principal     *ast.Attr
 	principalFile string

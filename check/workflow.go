@@ -59,6 +59,11 @@ type wfCtx struct {
 	aliases *scope
 	edges   map[*ast.State][]*ast.Ident
 	initial *ast.Ident // the name `Initial` gives, if it is one
+	// initialState is the state `Initial` names, if it resolved.
+	initialState *ast.State
+	// meantMembers are the tracked members a WF113 names as meant: WF114
+	// does not also report them missing.
+	meantMembers map[string]bool
 	// stateSet and eventSet are the declared names, prepared once for
 	// suggestions: a workflow may have thousands.
 	stateSet, eventSet *nameSet
@@ -71,6 +76,9 @@ type wfCtx struct {
 
 func (c *checker) workflow(w *ast.Workflow) {
 	wc := &wfCtx{w: w, states: map[string]*ast.State{}, events: map[string]*ast.Event{}}
+	if c.wfFacts[w] == nil {
+		c.wfFacts[w] = wc
+	}
 	wc.steps = c.newScope("step name")
 	wc.aliases = c.newScope("alias")
 	stateScope := c.newScope("state")
@@ -129,8 +137,8 @@ func (c *checker) workflow(w *ast.Workflow) {
 	for _, s := range w.States {
 		c.state(wc, s)
 	}
+	wc.initialState = initialState
 	c.trackedMembers(wc)
-	c.reachability(wc, initialState)
 }
 
 // eventsUncertain reports whether an event may have been declared in what
@@ -362,10 +370,10 @@ func plural(n int) string {
 }
 
 // trackedMembers: with `Tracks`, every state is a member of the tracked
-// enum (WF113) and every member has a state (WF114). A state whose name is
-// close to a member without a state is that member misspelled: WF113 says so
-// and offers to rename the state with its references, and WF114 does not
-// also report the member.
+// enum (WF113; the rule trackedMemberWithoutState checks the converse). A
+// state whose name is close to a member without a state is that member
+// misspelled: WF113 says so and offers to rename the state with its
+// references, and records the member as meant.
 func (c *checker) trackedMembers(wc *wfCtx) {
 	e := wc.tracked
 	if e == nil {
@@ -399,16 +407,7 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 			d.Fixes = append(d.Fixes, c.renameState(wc, s, best))
 		}
 	}
-	if wc.statesUncertain {
-		return // a state may be hidden in what failed to parse
-	}
-	for _, m := range e.Members {
-		if _, ok := wc.states[m.Name]; ok || meant[m.Name] {
-			continue
-		}
-		d := c.reportIn(e.File.Name, m.Range, diag.WF114, fmt.Sprintf("member `%s` of tracked enum `%s` has no state in workflow `%s`: a run can never be in it; add `state %s { … }` or remove the member", m.Name, e.Name.Name, wc.w.Name.Name, m.Name))
-		d.Related = append(d.Related, diagRelated(c.file.Name, wc.tracks.Range, "tracked by workflow `"+wc.w.Name.Name+"` here"))
-	}
+	wc.meantMembers = meant
 }
 
 // renameState is the fix that renames state s to name: the declaration and
