@@ -14,7 +14,7 @@ import (
 // value, such as WF306 or WF308) and records what it found (wfFacts,
 // stFacts, consumers). The second is the list below: each rule is one unit,
 // named for what it checks, reading the tree and the recorded facts, and all
-// rules run in one traversal of the tree (ast.Inspect).
+// rules run in one traversal of the tree (runRules).
 //
 // To add a warning about the shape of a program, add its code to the
 // catalogue (diag/codes.go), a rule here, and a golden case under
@@ -24,8 +24,8 @@ import (
 type rule struct {
 	name  string
 	codes []diag.ID
-	// visit is called for every node the traversal reaches, in source
-	// order, with the enclosing workflow and state in w.
+	// visit is called for every node the traversal reaches (runRules),
+	// with the enclosing workflow and state in w.
 	visit func(c *checker, w *walk, n ast.Node)
 }
 
@@ -43,55 +43,82 @@ var rules = []rule{
 
 // walk is where the traversal is: the enclosing workflow and state.
 type walk struct {
+	c     *checker
 	wf    *wfCtx     // nil outside a workflow
 	state *ast.State // nil outside a state
-	stack []ast.Node
 }
 
-// runRules runs every rule over every checked file in one traversal.
-// Expressions hold nothing the rules read, so the walk does not enter them.
+// runRules runs every rule over every checked file in one traversal, in
+// source order. The traversal visits the nodes the rules look at
+// (declarations, states, subscriptions, milestones, outcomes, handlers,
+// blocks and statements) and not the names, settings, types and
+// expressions below them. It is written out rather than ast.Inspect, which
+// allocates every node's children: the rules run on every check of every
+// file, and must not make `wfc check` slower.
 func (c *checker) runRules() {
 	for _, f := range c.prog.Files {
 		if f.Overwhelmed {
 			continue
 		}
 		c.file = f
-		w := &walk{}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil {
-				w.leave()
-				return false
+		w := &walk{c: c}
+		for _, d := range f.Decls {
+			if wf, ok := d.(*ast.Workflow); ok {
+				w.workflow(wf)
+			} else {
+				w.visit(d)
 			}
-			if _, isExpr := n.(ast.Expr); isExpr {
-				return false
-			}
-			w.enter(c, n)
-			for _, r := range rules {
-				r.visit(c, w, n)
-			}
-			return true
-		})
+		}
 	}
 }
 
-func (w *walk) enter(c *checker, n ast.Node) {
-	w.stack = append(w.stack, n)
-	switch n := n.(type) {
-	case *ast.Workflow:
-		w.wf = c.wfFacts[n]
-	case *ast.State:
-		w.state = n
+// visit runs every rule on n.
+func (w *walk) visit(n ast.Node) {
+	for _, r := range rules {
+		r.visit(w.c, w, n)
 	}
 }
 
-func (w *walk) leave() {
-	switch w.stack[len(w.stack)-1].(type) {
-	case *ast.Workflow:
-		w.wf = nil
-	case *ast.State:
-		w.state = nil
+func (w *walk) workflow(wf *ast.Workflow) {
+	w.wf = w.c.wfFacts[wf]
+	w.visit(wf)
+	for _, s := range wf.States {
+		w.state = s
+		w.visit(s)
+		for _, sub := range s.Subscribes {
+			w.visit(sub)
+			for _, m := range sub.Milestones {
+				w.visit(m)
+				for _, o := range m.Outcomes {
+					w.visit(o)
+					w.block(o.Body)
+				}
+			}
+		}
+		for _, h := range s.Handlers {
+			w.visit(h)
+			w.block(h.Body)
+		}
 	}
-	w.stack = w.stack[:len(w.stack)-1]
+	w.wf, w.state = nil, nil
+}
+
+func (w *walk) block(b *ast.Block) {
+	if b == nil {
+		return
+	}
+	w.visit(b)
+	for _, st := range b.Stmts {
+		w.visit(st)
+		switch st := st.(type) {
+		case *ast.Case:
+			w.block(st.Body)
+		case *ast.Default:
+			w.block(st.Body)
+		case *ast.CallStmt:
+			w.block(st.Body)
+		}
+	}
 }
 
 // normalState is the state being walked when it is a non-terminal one the
@@ -269,7 +296,6 @@ func casesMissingMembers(c *checker, w *walk, n ast.Node) {
 	if e == nil || e.Bad {
 		return
 	}
-	set := c.memberSet(e)
 	labels := map[string]bool{}
 	for _, st := range h.Body.Stmts {
 		switch st := st.(type) {
@@ -277,8 +303,8 @@ func casesMissingMembers(c *checker, w *walk, n ast.Node) {
 			return
 		case *ast.Case:
 			labels[st.Label.Name] = true
-			if _, member := slices.BinarySearch(set.names, st.Label.Name); !member {
-				if meant := set.closest(st.Label.Name); meant != "" {
+			if !slices.ContainsFunc(e.Members, func(m *ast.Ident) bool { return m.Name == st.Label.Name }) {
+				if meant := c.memberSet(e).closest(st.Label.Name); meant != "" {
 					labels[meant] = true
 				}
 			}

@@ -58,7 +58,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 	for _, sub := range s.Subscribes {
 		ev, known := wc.events[sub.Event.Name]
 		if !known {
-			h := c.suggest(sub.Event.Range, sub.Event.Name, wc.eventSet)
+			h := c.suggest(sub.Event.Range, sub.Event.Name, wc.eventNames())
 			explains = append(explains, sub.Event.Name)
 			if h.best != "" {
 				explains = append(explains, h.best)

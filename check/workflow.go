@@ -64,8 +64,9 @@ type wfCtx struct {
 	// meantMembers are the tracked members a WF113 names as meant: WF114
 	// does not also report them missing.
 	meantMembers map[string]bool
-	// stateSet and eventSet are the declared names, prepared once for
-	// suggestions: a workflow may have thousands.
+	// stateSet and eventSet are the declared names, prepared for
+	// suggestions when first needed (most workflows never need them; some
+	// have thousands of names).
 	stateSet, eventSet *nameSet
 	// eventsUncertain: an event declaration may be in what failed to parse,
 	// so an unknown event is not reported.
@@ -96,7 +97,6 @@ func (c *checker) workflow(w *ast.Workflow) {
 			c.params(e.Params)
 		}
 	}
-	wc.stateSet, wc.eventSet = newNameSet(keys(wc.states)), newNameSet(keys(wc.events))
 	wc.eventsUncertain = eventsUncertain(w)
 	wc.statesUncertain = statesUncertain(w)
 	// Workflow settings.
@@ -250,6 +250,22 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 	return nil
 }
 
+// stateNames is stateSet, prepared on first use.
+func (wc *wfCtx) stateNames() *nameSet {
+	if wc.stateSet == nil {
+		wc.stateSet = newNameSet(keys(wc.states))
+	}
+	return wc.stateSet
+}
+
+// eventNames is eventSet, prepared on first use.
+func (wc *wfCtx) eventNames() *nameSet {
+	if wc.eventSet == nil {
+		wc.eventSet = newNameSet(keys(wc.events))
+	}
+	return wc.eventSet
+}
+
 // initialRef records the name `Initial` gives as a reference to a state.
 func (wc *wfCtx) initialRef(n *ast.Name) *ast.Ident {
 	wc.initial = &ast.Ident{Range: n.Range, Name: n.Name}
@@ -292,7 +308,7 @@ func (c *checker) resolveState(wc *wfCtx, id *ast.Ident) *ast.State {
 	if st, ok := wc.states[id.Name]; ok {
 		return st
 	}
-	c.report(id.Range, diag.WF103, "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.suggest(id.Range, id.Name, wc.stateSet))
+	c.report(id.Range, diag.WF103, "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.suggest(id.Range, id.Name, wc.stateNames()))
 	return nil
 }
 
@@ -388,10 +404,13 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 		}
 	}
 	meant := map[string]bool{}
-	statelessSet := newNameSet(stateless)
+	var statelessSet *nameSet
 	for _, s := range wc.w.States {
 		if members[s.Name.Name] {
 			continue
+		}
+		if statelessSet == nil {
+			statelessSet = newNameSet(stateless)
 		}
 		best := statelessSet.closest(s.Name.Name)
 		hint := "; add it to the enum or rename the state"
