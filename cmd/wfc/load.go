@@ -99,7 +99,7 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 			}
 			usedStdin = true
 			l.fromStdin = true
-			b, err := readAll(stdin)
+			b, err := readStdin(stdin)
 			if err != nil {
 				fail(stdinName, "cannot read standard input: %v", err)
 				continue
@@ -201,6 +201,17 @@ func readFile(name string) ([]byte, fs.FileInfo, error) {
 	}
 	b, err := readAll(f)
 	return b, info, err
+}
+
+// readStdin reads standard input; when it is a regular file (`< big.wf`),
+// its size is checked before a byte is read, as for a named file.
+func readStdin(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > lexer.MaxFileSize {
+			return nil, errTooLarge
+		}
+	}
+	return readAll(r)
 }
 
 // readAll reads at most lexer.MaxFileSize bytes; a larger input is refused
