@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
 )
 
 // Ticks is a duration in .NET TimeSpan ticks (100 ns), the unit and range
@@ -124,10 +125,10 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 			return 0, true
 		}
 		if _, isUnit := timeSpanUnits[sel.Sel.Name]; isUnit {
-			c.errorf(sel.Range, "WF304", "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
+			c.report(sel.Range, diag.WF304, "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 			return 0, false
 		}
-		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
 		return 0, false
 	}
 	call, ok := e.(*ast.Call)
@@ -140,17 +141,17 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	}
 	unit, ok := timeSpanUnits[sel.Sel.Name]
 	if !ok {
-		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
 		return 0, false
 	}
 	if len(call.Args) != 1 || call.Args[0].Label != nil {
-		c.errorf(call.Range, "WF304", "`TimeSpan.%s` takes one number, as in `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
+		c.report(call.Range, diag.WF304, "`TimeSpan.%s` takes one number, as in `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 		return 0, false
 	}
 	n, ok := numLit(call.Args[0].Value)
 	if !ok {
 		if !ast.HasBad(call.Args[0].Value) {
-			c.errorf(call.Args[0].Range, "WF304", "`TimeSpan.%s` takes a number (an int or a decimal), as in `TimeSpan.%s(5)`; found `%s`", sel.Sel.Name, sel.Sel.Name, ast.Compact(c.file.Text(call.Args[0].Range)))
+			c.report(call.Args[0].Range, diag.WF304, "`TimeSpan.%s` takes a number (an int or a decimal), as in `TimeSpan.%s(5)`; found `%s`", sel.Sel.Name, sel.Sel.Name, ast.Compact(c.file.Text(call.Args[0].Range)))
 		}
 		return 0, false
 	}
@@ -165,7 +166,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 		q.Add(q, big.NewInt(int64(num.Sign())))
 	}
 	if !q.IsInt64() || q.Int64() == math.MinInt64 {
-		c.errorf(call.Range, "WF304", "`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(call.Range)))
+		c.report(call.Range, diag.WF304, "`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(call.Range)))
 		return 0, false
 	}
 	return q.Int64(), true

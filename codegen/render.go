@@ -112,7 +112,7 @@ func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) erro
 		}
 		doc.Schedules = append(doc.Schedules, js)
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(diag.SafeJSON(w)) // step names are input
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
@@ -209,7 +209,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			b.WriteByte('\n')
 		}
 		c := s.Consumer
-		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), c.File, c.Pos.Line, c.Pos.Column)
+		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), diag.Escape(c.File), c.Pos.Line, c.Pos.Column)
 		fmt.Fprintf(&b, "  policy    %s\n", PolicyWords(s))
 		fmt.Fprintf(&b, "  budget    %s\n", BudgetWords(s))
 		if c.Step {

@@ -72,7 +72,7 @@ func WriteJSONNotes(w io.Writer, ds []Diagnostic, files int, notes []Notificatio
 	}
 	doc.Summary.Files = files
 	doc.Summary.Errors, doc.Summary.Warnings = Counts(ds)
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(jsonWriter{w}) // no raw DEL, C1 or bidi control (escape.go)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)

@@ -134,7 +134,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		for _, p := range plans {
 			if l.fromStdin && p.file == f.stdinName && !f.diff {
 				if round == 0 {
-					fmt.Fprintf(stderr, "wfc: not fixing %s: standard input cannot be fixed in place (use --diff)\n", p.file)
+					notef(stderr, "not fixing %s: standard input cannot be fixed in place (use --diff)", p.file)
 				}
 				continue
 			}
@@ -170,7 +170,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 			changed = true
 			continue
 		}
-		fmt.Fprintf(stderr, "wfc: fixed %s: %s\n", p.file, describeFix(p))
+		notef(stderr, "fixed %s: %s", p.file, describeFix(p))
 	}
 	if changed {
 		a = analyze(l)

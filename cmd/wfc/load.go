@@ -46,7 +46,7 @@ func (l *loaded) replace(name, src string) {
 // notify records a problem of the run with path (exit 2): said on stderr
 // now, and kept for the JSON and SARIF outputs.
 func (l *loaded) notify(stderr io.Writer, path, msg string) {
-	fmt.Fprintf(stderr, "wfc: %s\n", msg)
+	notef(stderr, "%s", msg)
 	l.failed = true
 	l.notes = append(l.notes, diag.Notification{Path: filepath.ToSlash(path), Message: msg})
 }
