@@ -58,74 +58,85 @@ func (l *loaded) notify(stderr io.Writer, path, msg string) {
 // first name. A named path that is not a regular file is refused; such a file
 // found in a directory is skipped.
 func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *loaded {
-	l := &loaded{bytes: diag.Sources{}}
-	seen := map[string]bool{}
-	ids := map[fileKey]bool{}
-	add := func(name string, b []byte) {
-		if seen[name] {
-			return
-		}
-		seen[name] = true
-		l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
-		l.bytes[name] = l.sources[len(l.sources)-1].Src
-		l.order = append(l.order, name)
-	}
-	fail := func(path, format string, a ...any) {
-		l.notify(stderr, path, fmt.Sprintf(format, a...))
-	}
-	addFile := func(name string, walked bool) {
-		b, info, err := readFile(name)
-		if walked && errors.As(err, new(notRegularError)) {
-			return
-		}
-		if err != nil {
-			fail(name, "cannot read %s: %v", name, err)
-			return
-		}
-		if k, ok := keyOf(info); ok {
-			if ids[k] {
-				return
-			}
-			ids[k] = true
-		}
-		add(filepath.ToSlash(name), b)
-	}
+	r := &reader{l: &loaded{bytes: diag.Sources{}}, stderr: stderr, seen: map[string]bool{}, ids: map[fileKey]bool{}}
 	usedStdin := false
 	for _, arg := range args {
 		if arg == "-" {
 			if usedStdin {
-				fail(stdinName, "`-` (standard input) given twice")
+				r.fail(stdinName, "`-` (standard input) given twice")
 				continue
 			}
-			usedStdin = true
-			l.fromStdin = true
-			b, err := readAll(stdin)
-			if err != nil {
-				fail(stdinName, "cannot read standard input: %v", err)
-				continue
+			usedStdin, r.l.fromStdin = true, true
+			if b, err := readStdin(stdin); err != nil {
+				r.fail(stdinName, "cannot read standard input: %v", err)
+			} else {
+				r.add(stdinName, b)
 			}
-			add(stdinName, b)
 			continue
 		}
 		arg = filepath.Clean(arg)
 		info, err := os.Stat(arg)
 		if err != nil {
-			fail(arg, "cannot read %s: %v", arg, unwrapPathError(err))
+			r.fail(arg, "cannot read %s: %v", arg, unwrapPathError(err))
 			continue
 		}
 		if !info.IsDir() {
-			addFile(arg, false)
+			r.addFile(arg, false)
 			continue
 		}
-		files := walkDir(arg, fail)
+		files := walkDir(arg, r.fail)
 		if len(files) == 0 {
-			fail(arg, "no .wf files under %s", arg)
+			r.fail(arg, "no .wf files under %s", arg)
 		}
 		for _, f := range files {
-			addFile(f, true)
+			r.addFile(f, true)
 		}
 	}
-	return l
+	return r.l
+}
+
+// reader is load's state: what it has read, by name and by identity.
+type reader struct {
+	l      *loaded
+	stderr io.Writer
+	seen   map[string]bool
+	ids    map[fileKey]bool
+}
+
+func (r *reader) fail(path, format string, a ...any) {
+	r.l.notify(r.stderr, path, fmt.Sprintf(format, a...))
+}
+
+// add adds a source under name, once.
+func (r *reader) add(name string, b []byte) {
+	if r.seen[name] {
+		return
+	}
+	r.seen[name] = true
+	l := r.l
+	l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
+	l.bytes[name] = l.sources[len(l.sources)-1].Src
+	l.order = append(l.order, name)
+}
+
+// addFile reads a file unless the same file (device and inode) was read
+// already. A special file found by walking is skipped; a named one refused.
+func (r *reader) addFile(name string, walked bool) {
+	b, info, err := readFile(name)
+	if walked && errors.As(err, new(notRegularError)) {
+		return
+	}
+	if err != nil {
+		r.fail(name, "cannot read %s: %v", name, err)
+		return
+	}
+	if k, ok := keyOf(info); ok {
+		if r.ids[k] {
+			return
+		}
+		r.ids[k] = true
+	}
+	r.add(filepath.ToSlash(name), b)
 }
 
 // walkDir lists the *.wf files under dir, sorted.
@@ -201,6 +212,17 @@ func readFile(name string) ([]byte, fs.FileInfo, error) {
 	}
 	b, err := readAll(f)
 	return b, info, err
+}
+
+// readStdin reads standard input; when it is a regular file (`< big.wf`),
+// its size is checked before a byte is read, as for a named file.
+func readStdin(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > lexer.MaxFileSize {
+			return nil, errTooLarge
+		}
+	}
+	return readAll(r)
 }
 
 // readAll reads at most lexer.MaxFileSize bytes; a larger input is refused
