@@ -66,7 +66,7 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 		return err
 	}
 	l := load(args, stdin, f.stdinName, stderr)
-	limitMemory(l)
+	defer limitMemory(l)()
 	a := analyze(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	if f.fix {

@@ -75,7 +75,7 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 		opt.Seed, opt.HasSeed = uint64(f.seed), true
 	}
 	l := load(args, stdin, f.stdinName, stderr)
-	limitMemory(l)
+	defer limitMemory(l)()
 	a := analyze(l)
 	if errs, _ := diag.Counts(a.diags); errs > 0 {
 		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
