@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wfc-lang/wfc/codegen/format"
@@ -59,7 +60,9 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 			if werr := diag.WriteText(stderr, se.Diags, l.bytes, diag.TextOptions{}); werr != nil {
 				return werr
 			}
-			fmt.Fprintf(stderr, "wfc: not formatting %s: it has %s\n", name, se)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "wfc: not formatting %s: it has %s\n", name, strings.TrimPrefix(err.Error(), "the source has "))
 			raise(exitFound)
 			continue
 		}

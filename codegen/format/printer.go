@@ -36,11 +36,15 @@ func (it *item) comment() bool { return it.cls == cLine || it.cls == cBlock }
 // had newlines around them — all things its own output preserves, which is
 // what makes formatting idempotent.
 type printer struct {
-	src  string
-	it   []item
-	out  []byte
-	ents []entry // stack of the entries of the bodies being printed
-	crlf bool    // the source's line ends are CRLF
+	src   string
+	it    []item
+	out   []byte
+	ents  []entry // stack of the entries of the bodies being printed
+	eol   string  // the line end written: the source's first, LF or CRLF
+	bad   bool    // a comment or string holds a control character or invalid UTF-8
+	start int     // where the text starts: after a byte order mark
+	// at, when tracking, holds where each item was written in out.
+	at [][2]int
 }
 
 // items merges tokens and comments into p.it and matches braces.
@@ -63,7 +67,7 @@ func (p *printer) items(start int, lx *lexer.Result) {
 				it.cls = cLine
 				it.end = uint32(len(strings.TrimRight(p.src[:c.End], " \t\r")))
 			}
-			it.width = int32(utf8.RuneCountInString(p.src[it.off:it.end]))
+			it.width = p.width(p.src[it.off:it.end])
 		} else {
 			t := toks[ti]
 			ti++
@@ -74,7 +78,7 @@ func (p *printer) items(start int, lx *lexer.Result) {
 			case lexer.Keyword:
 				it.cls = cKeyword
 			case lexer.String:
-				it.width = int32(utf8.RuneCountInString(p.src[t.Off:t.End]))
+				it.width = p.width(p.src[t.Off:t.End])
 			}
 		}
 		it.nl = uint8(min(2, strings.Count(p.src[prev:it.off], "\n")))
@@ -94,6 +98,29 @@ func (p *printer) items(start int, lx *lexer.Result) {
 		}
 		p.it = append(p.it, it)
 	}
+}
+
+// width counts the code points of a comment or string; it notes in p.bad
+// a control character or invalid UTF-8, which the lexer lets pass there.
+func (p *printer) width(s string) int32 {
+	n := int32(0)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+				p.bad = true
+			}
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				p.bad = true
+			}
+			i += size
+		}
+		n++
+	}
+	return n
 }
 
 func (p *printer) text(i int) string { return p.src[p.it[i].off:p.it[i].end] }
@@ -159,12 +186,12 @@ func (p *printer) flatWidth(s, e, limit int) int {
 	return w
 }
 
-// write writes item i. In a CRLF file, a block comment's line ends are
-// written as LF, like all others, and all become CRLF at the end.
+// write writes item i; comments are written as they are, line ends inside
+// a block comment included.
 func (p *printer) write(i int) {
 	t := p.text(i)
-	if p.crlf && p.it[i].cls == cBlock {
-		t = strings.ReplaceAll(t, "\r\n", "\n")
+	if p.at != nil {
+		p.at[i] = [2]int{len(p.out), len(p.out) + len(t)}
 	}
 	p.out = append(p.out, t...)
 }
@@ -176,9 +203,9 @@ func (p *printer) newline(n int, blank bool) {
 		return
 	}
 	if blank {
-		p.out = append(p.out, '\n')
+		p.out = append(p.out, p.eol...)
 	}
-	p.out = append(p.out, '\n')
+	p.out = append(p.out, p.eol...)
 	for range n {
 		p.out = append(p.out, ' ')
 	}
