@@ -268,9 +268,15 @@ func BenchmarkLayout(b *testing.B) {
 	lx := lexer.Lex("bench.wf", src)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
+	cpu := cpuTime(b)
 	for b.Loop() {
 		if _, err := Layout(src, &lx); err != nil {
 			b.Fatal(err)
 		}
+	}
+	// MB/s of CPU time as well: on a loaded machine wall time mostly
+	// measures waiting for a core.
+	if cpu := cpuTime(b) - cpu; cpu > 0 {
+		b.ReportMetric(float64(len(src))*float64(b.N)/cpu.Seconds()/1e6, "MB/cpu-s")
 	}
 }
