@@ -107,6 +107,7 @@ func layout(src string, lx *lexer.Result, track bool) (*printer, error) {
 		p.eol = "\r\n"
 	}
 	p.items(p.start, lx)
+	p.pinIgnored(lx.Ignores)
 	if p.bad {
 		return nil, ErrBinary
 	}

@@ -65,6 +65,9 @@ func checkProperties(t *testing.T, name, src string) {
 	if twice := tidy(t, once); twice != once {
 		t.Errorf("%s: not idempotent:\n%s", name, cmp.Diff(once, twice))
 	}
+	if diff := cmp.Diff(covered(src), covered(once)); diff != "" {
+		t.Errorf("%s: an ignore comment covers other tokens after formatting (-before +after):\n%s\n--- output:\n%s", name, diff, once)
+	}
 	p, err := layout(src, &lx, true)
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +75,27 @@ func checkProperties(t *testing.T, name, src string) {
 	if got := applyEdits(src, p.edits()); got != once {
 		t.Errorf("%s: the edits do not give the formatted text:\n%s", name, cmp.Diff(once, got))
 	}
+}
+
+// covered lists, for each `wfc:ignore` comment of src, the indices of the
+// tokens on the line it covers: what it can silence.
+func covered(src string) [][]int {
+	lx := lexer.Lex("t.wf", src)
+	var out [][]int
+	for _, ig := range lx.Ignores {
+		line := ig.Range.Start.Line
+		if !ig.Trailing {
+			line++
+		}
+		toks := []int{}
+		for i, t := range lx.Tokens {
+			if t.Kind != lexer.EOF && int64(t.Line) == int64(line) {
+				toks = append(toks, i)
+			}
+		}
+		out = append(out, toks)
+	}
+	return out
 }
 
 // applyEdits applies edits, which are in order and do not overlap.
@@ -193,6 +217,9 @@ func TestRules(t *testing.T) {
 		{"blank only", " \n\n\t\n", ""},
 		{"crlf, comments verbatim", "a;\r\n/* x\ny\r\nz */ b;", "a;\r\n/* x\ny\r\nz */ b;\r\n"},
 		{"tab and form feed in a comment are fine", "a; /* \t\f */", "a; /* \t\f */\n"},
+		{"an ignored line stays together", "s {\n a; b; // wfc:ignore WF201 x\nc;}", "s {\n  a; b; // wfc:ignore WF201 x\n  c;\n}\n"},
+		{"the line after an ignore stays apart", "s { a;\n// wfc:ignore WF201 x\nb; c;\nd; }", "s {\n  a;\n  // wfc:ignore WF201 x\n  b; c;\n  d;\n}\n"},
+		{"a blank line an ignore covers stays blank", "x =\n// wfc:ignore WF201\n\n 5;", "x =\n    // wfc:ignore WF201\n\n    5;\n"},
 		{"bom kept", "\uFEFFenum E{A}", "\uFEFFenum E { A }\n"},
 		{"empty block", "terminal T {\n}", "terminal T { }\n"},
 		{"unary and calls", "x = ! ( a||-b ) ;", "x = !(a || -b);\n"},

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 )
 
@@ -21,13 +22,29 @@ const (
 // item is a token or a comment, in source order.
 type item struct {
 	off, end uint32
-	line     uint32 // source line of a token (0 for comments)
+	line     uint32 // source line where it starts
+	endLine  uint32 // source line where it ends (a block comment may span lines)
 	match    int32  // index of the matching brace, -1 if none
 	width    int32  // columns it takes on one line
 	cls      class
 	kind     lexer.Kind
 	nl       uint8 // newlines in the source before it, at most 2
+	pin      pin   // how an ignore comment ties it to the item before it
 }
+
+// pin says how a `wfc:ignore` comment ties an item to the one before it. An
+// ignore silences diagnostics by line (its own line, or the next), so the
+// line it covers must come out as one line, with the same items: items on it
+// stay together (pinJoin), and it stays apart from the lines around it
+// (pinBreak).
+type pin uint8
+
+const (
+	pinNone  pin = iota
+	pinJoin      // on the same covered line as the item before: no newline between
+	pinBreak     // a covered line starts or ends between them: keep the newline
+	pinBlank     // the covered line between them is blank: keep it blank
+)
 
 func (it *item) comment() bool { return it.cls == cLine || it.cls == cBlock }
 
@@ -56,6 +73,7 @@ func (p *printer) items(start int, lx *lexer.Result) {
 	cs := lx.Comments
 	p.it = make([]item, 0, len(toks)+len(cs))
 	prev := start
+	line := uint32(1) + uint32(strings.Count(p.src[:start], "\n"))
 	var stack []int32
 	for ti, ci := 0, 0; ti < len(toks) || ci < len(cs); {
 		var it item
@@ -71,7 +89,7 @@ func (p *printer) items(start int, lx *lexer.Result) {
 		} else {
 			t := toks[ti]
 			ti++
-			it = item{off: t.Off, end: t.End, line: t.Line, kind: t.Kind, match: -1, width: int32(t.End - t.Off)}
+			it = item{off: t.Off, end: t.End, kind: t.Kind, match: -1, width: int32(t.End - t.Off)}
 			switch t.Kind {
 			case lexer.Punct:
 				it.cls = cPunct
@@ -81,7 +99,14 @@ func (p *printer) items(start int, lx *lexer.Result) {
 				it.width = p.width(p.src[t.Off:t.End])
 			}
 		}
-		it.nl = uint8(min(2, strings.Count(p.src[prev:it.off], "\n")))
+		gap := strings.Count(p.src[prev:it.off], "\n")
+		it.nl = uint8(min(2, gap))
+		line += uint32(gap)
+		it.line, it.endLine = line, line
+		if it.cls == cBlock {
+			line += uint32(strings.Count(p.src[it.off:it.end], "\n"))
+			it.endLine = line
+		}
 		prev = int(it.end)
 		i := int32(len(p.it))
 		if it.cls == cPunct && it.end-it.off == 1 {
@@ -121,6 +146,33 @@ func (p *printer) width(s string) int32 {
 		n++
 	}
 	return n
+}
+
+// pinIgnored ties the items of each line a `wfc:ignore` comment covers
+// (see pin), so that formatting never changes what an ignore silences.
+func (p *printer) pinIgnored(igs []diag.Ignore) {
+	if len(igs) == 0 {
+		return
+	}
+	covered := map[uint32]bool{}
+	for _, ig := range igs {
+		l := uint32(ig.Range.Start.Line)
+		if !ig.Trailing {
+			l++
+		}
+		covered[l] = true
+	}
+	for i := 1; i < len(p.it); i++ {
+		a, b := &p.it[i-1], &p.it[i]
+		switch {
+		case b.nl == 0 && covered[b.line]:
+			b.pin = pinJoin
+		case b.nl >= 2 && covered[a.endLine+1]:
+			b.pin = pinBlank
+		case b.nl > 0 && (covered[b.line] || covered[a.endLine]):
+			b.pin = pinBreak
+		}
+	}
 }
 
 func (p *printer) text(i int) string { return p.src[p.it[i].off:p.it[i].end] }
