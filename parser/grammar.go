@@ -6,13 +6,14 @@ import (
 	"github.com/alecthomas/participle/v2"
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/lexer"
 )
 
-// The participle grammar of LANGUAGE.md §3. It is LL(1): with UseLookahead(0) a branch commits once it has matched
+// The participle grammar of the language (docs/language.md, "Grammar"). It is LL(1): with UseLookahead(0) a branch commits once it has matched
 // its first token, as a hand-written recursive-descent parser would, so
 // an error is reported at the exact token where the input stops matching.
-// Where §3 needs two tokens of lookahead (a setting `X = v;` and an outcome
+// Where the grammar needs two tokens of lookahead (a setting `X = v;` and an outcome
 // `X { … }` both start with a name; so do a case `X { … }` and a call; so do
 // an argument label `retry:` and an expression), the grammar takes the common
 // prefix once and the conversion to package ast sorts the shapes out.
@@ -21,21 +22,31 @@ import (
 // workflows and states are split by hand (chunk.go) so that every member parses
 // on its own: that is the error recovery, and what lets chunks parse in parallel.
 
-type gName struct {
-	Pos   plexer.Position
-	Value string `parser:"@Ident"`
+// name is an identifier, read by hand (a participle Parseable leaf) straight
+// into an ast.Ident: names are the commonest node, and a struct with a
+// capture and a position per name is most of participle's cost for them.
+type name ast.Ident
+
+// Parse implements participle.Parseable.
+func (n *name) Parse(lex *plexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != lexer.TokenType(lexer.Ident) {
+		return participle.NextMatch
+	}
+	*n = name(*ident(*lex.Next()))
+	return nil
 }
 
 type gEnum struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Name    *gName      `parser:"'enum' @@ '{'"`
+	Name    *name      `parser:"'enum' @@ '{'"`
 	Members []*gEnumMem `parser:"( @@ ( ',' @@? )* )? '}'"`
 }
 
 // gEnumMem is a member; Comma marks a trailing `,` before `}`.
 type gEnumMem struct {
-	Name *gName `parser:"@@"`
+	Name *name `parser:"@@"`
 }
 
 type gAttrList struct {
@@ -47,19 +58,19 @@ type gAttrList struct {
 type gAttr struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName     `parser:"@@"`
+	Name   *name     `parser:"@@"`
 	Args   *gAttrArgs `parser:"@@?"`
 }
 
 type gAttrArgs struct {
-	List []*gExpr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+	List []*expr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
 }
 
 type gEntity struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
 	Attrs   []*gAttrList     `parser:"@@*"`
-	Name    *gName           `parser:"'entity' @@ '{'"`
+	Name    *name           `parser:"'entity' @@ '{'"`
 	Members []*gEntityMember `parser:"@@* '}'"`
 }
 
@@ -78,8 +89,8 @@ type gRule struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Kind   string   `parser:"@('allow' | 'deny')"`
-	Ops    []*gName `parser:"@@ ( ',' @@ )*"`
-	When   *gExpr   `parser:"( 'when' @@ )? ';'"`
+	Ops    []*name `parser:"@@ ( ',' @@ )*"`
+	When   *expr    `parser:"( 'when' @@ )? ';'"`
 }
 
 type gField struct {
@@ -87,13 +98,13 @@ type gField struct {
 	EndPos plexer.Position
 	Attrs  []*gAttrList `parser:"@@*"`
 	Type   *gType       `parser:"@@"`
-	Name   *gName       `parser:"@@ ';'"`
+	Name   *name       `parser:"@@ ';'"`
 }
 
 type gType struct {
 	Pos      plexer.Position
 	EndPos   plexer.Position
-	Name     *gName `parser:"@@"`
+	Name     *name `parser:"@@"`
 	Optional bool   `parser:"@'?'?"`
 }
 
@@ -107,7 +118,7 @@ type gParam struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Type   *gType `parser:"@@"`
-	Name   *gName `parser:"@@"`
+	Name   *name `parser:"@@"`
 }
 
 // gMember is a workflow member other than a state (states are split by hand).
@@ -119,15 +130,15 @@ type gMember struct {
 type gEvent struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName   `parser:"'event' @@"`
+	Name   *name   `parser:"'event' @@"`
 	Params *gParams `parser:"@@ ';'"`
 }
 
 type gSetting struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName `parser:"@@ '='"`
-	Value  *gExpr `parser:"@@ ';'"`
+	Name   *name `parser:"@@ '='"`
+	Value  *expr  `parser:"@@ ';'"`
 }
 
 // gStateItem is one item of a state body.
@@ -140,9 +151,9 @@ type gStateItem struct {
 type gSubscribe struct {
 	Pos        plexer.Position
 	EndPos     plexer.Position
-	Event      *gName        `parser:"'subscribe' @@"`
+	Event      *name        `parser:"'subscribe' @@"`
 	Params     *gParams      `parser:"@@"`
-	Alias      *gName        `parser:"( 'as' @@ )?"`
+	Alias      *name        `parser:"( 'as' @@ )?"`
 	Semi       bool          `parser:"( @';'"`
 	Milestones []*gMilestone `parser:"| '{' @@* '}' )"`
 }
@@ -150,7 +161,7 @@ type gSubscribe struct {
 type gMilestone struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Kind   *gName    `parser:"@@ '{'"`
+	Kind   *name    `parser:"@@ '{'"`
 	Items  []*gMItem `parser:"@@* '}'"`
 }
 
@@ -158,15 +169,15 @@ type gMilestone struct {
 type gMItem struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName  `parser:"@@"`
-	Value  *gExpr  `parser:"( '=' @@ ';'"`
+	Name   *name  `parser:"@@"`
+	Value  *expr   `parser:"( '=' @@ ';'"`
 	Body   *gBlock `parser:"| @@ )"`
 }
 
 type gHandler struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName   `parser:"'on' @@"`
+	Name   *name   `parser:"'on' @@"`
 	Params *gParams `parser:"@@?"`
 	Body   *gBlock  `parser:"@@"`
 }
@@ -182,76 +193,11 @@ type gBlock struct {
 type gStmt struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Goto    *gName    `parser:"  'goto' @@ ';'"`
-	Default *gBlock   `parser:"| 'default' @@"`
-	Expr    *gPostfix `parser:"| @@"`
-	Semi    bool      `parser:"  ( @';'"`
-	Body    *gBlock   `parser:"  | @@ )"`
-}
-
-// gExpr is an operand and a flat list of binary operators with their right
-// operands; conversion applies the precedence of §3 (`||` < `&&` <
-// comparisons, which do not chain). Flat, an expression costs participle two
-// levels of structs instead of four.
-type gExpr struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Left   *gUnary    `parser:"@@"`
-	Rest   []*gBinary `parser:"@@*"`
-}
-
-type gBinary struct {
-	Pos   plexer.Position
-	Op    string  `parser:"@('||' | '&&' | '==' | '!=' | '<=' | '>=' | '<' | '>')"`
-	Right *gUnary `parser:"@@"`
-}
-
-// gUnary is prefix operators (`!`, `-`, any number) before a postfix expression.
-type gUnary struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
-	Ops     []string  `parser:"@('!' | '-')*"`
-	Postfix *gPostfix `parser:"@@"`
-}
-
-type gPostfix struct {
-	Pos      plexer.Position
-	EndPos   plexer.Position
-	Primary  *gPrimary  `parser:"@@"`
-	Suffixes []*gSuffix `parser:"@@*"`
-}
-
-type gSuffix struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Sel    *gName `parser:"  '.' @@"`
-	Args   *gArgs `parser:"| @@"`
-}
-
-type gArgs struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	List   []*gArg `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
-}
-
-// gArg is `Expr` or `Label: Expr` (then First is the label).
-type gArg struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	First  *gExpr `parser:"@@"`
-	Value  *gExpr `parser:"( ':' @@ )?"`
-}
-
-type gPrimary struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
-	Int     *string `parser:"  @Int"`
-	Decimal *string `parser:"| @Decimal"`
-	String  *string `parser:"| @String"`
-	True    bool    `parser:"| @'true'"`
-	False   bool    `parser:"| @'false'"`
-	Name    *string `parser:"| @Ident"`
-	Paren   *gExpr  `parser:"| '(' @@ ')'"`
+	Goto    *name   `parser:"  'goto' @@ ';'"`
+	Default *gBlock  `parser:"| 'default' @@"`
+	Expr    *postfix `parser:"| @@"`
+	Semi    bool     `parser:"  ( @';'"`
+	Body    *gBlock  `parser:"  | @@ )"`
 }
 
 // parsers holds one participle parser per kind of chunk. They are built

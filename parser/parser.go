@@ -290,11 +290,20 @@ func (fp *fileParser) describe(i int) string {
 	if t.Kind == lexer.EOF {
 		return "end of file"
 	}
-	s := fp.text(i)
-	if len(s) > 40 {
-		s = s[:37] + "…"
+	return "`" + shorten(fp.text(i)) + "`"
+}
+
+// shorten cuts a long token for a message, at a character boundary: 37
+// bytes at most, then "…".
+func shorten(s string) string {
+	if len(s) <= 40 {
+		return s
 	}
-	return "`" + s + "`"
+	cut := 37
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // chunkParser parses one top-level chunk and collects its diagnostics.
@@ -319,6 +328,11 @@ func (cp *chunkParser) syntax(r diag.Range, msg string) {
 func (cp *chunkParser) reportable(r diag.Range) bool {
 	at := int(r.Start.Offset)
 	if k := sort.SearchInts(cp.unterminated, cp.start); k < len(cp.unterminated) && cp.unterminated[k] <= at {
+		return false
+	}
+	// A token right after a literal reported as malformed (`1e-400` lexes
+	// as `1e` then `-400`): the WF004 there is the root cause.
+	if i := cp.indexAt(at); i > 0 && cp.toks[i-1].Bad && int(cp.toks[i-1].End) == at {
 		return false
 	}
 	if len(cp.gaps) > 0 {
@@ -546,7 +560,12 @@ func (cp *chunkParser) reportParse(err error, s span, what string) {
 	if k := strings.LastIndex(msg, "(expected "); k >= 0 && strings.HasSuffix(msg, ")") {
 		expect = msg[k+len("(expected ") : len(msg)-1]
 	}
-	want, after := cp.expectation(i, s, expect, what)
+	var want, after string
+	if ee, ok := err.(*expectError); ok {
+		want, after = ee.want, ee.after
+	} else {
+		want, after = cp.expectation(i, s, expect, what)
+	}
 	if cp.reportUnclosed(i, s, want) {
 		return
 	}

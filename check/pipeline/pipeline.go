@@ -51,31 +51,40 @@ type Result struct {
 
 // Run parses, checks, lints and lowers files as one program.
 func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
-	r := &Result{Sources: make(diag.Sources, len(files))}
-	order := make([]string, 0, len(files))
-	for _, f := range files {
-		if _, ok := r.Sources[f.Name]; !ok {
-			order = append(order, f.Name)
-		}
-		r.Sources[f.Name] = f.Src
-	}
-	if r.Err = ctx.Err(); r.Err != nil {
-		return r
+	if err := ctx.Err(); err != nil {
+		return &Result{Sources: sourcesOf(files), Err: err}
 	}
 	prog, ds := parser.Parse(files, parser.Options{Workers: opt.Workers})
-	r.Program = prog
+	return RunParsed(ctx, files, prog, ds, opt)
+}
+
+// RunParsed is Run after parsing: prog and its syntax diagnostics come from
+// the caller (the language server keeps the files that did not change
+// parsed). files are the program's sources, in the order of prog.Files.
+func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, syntax []diag.Diagnostic, opt Options) *Result {
+	r := &Result{Sources: sourcesOf(files), Program: prog}
+	order := make([]string, 0, len(files))
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			order = append(order, f.Name)
+		}
+	}
 	if r.Err = ctx.Err(); r.Err != nil {
 		return r
 	}
+	ds := append([]diag.Diagnostic(nil), syntax...)
 	r.Checked = check.Check(prog)
 	ds = append(ds, r.Checked.Diags...)
 	r.Schedules = codegen.Lower(r.Checked, opt.Lower)
 	ds = append(ds, codegen.LintSchedules(r.Schedules)...)
+	ds = append(ds, codegen.LintSchedules(codegen.LowerLintOnly(r.Checked))...)
 	var ignores []diag.Ignore
 	for _, f := range prog.Files {
 		ignores = append(ignores, f.Ignores...)
 	}
-	ds = diag.Suppress(ds, ignores, isError)
+	ds = diag.Suppress(ds, ignores, diag.SuppressOptions{Sources: r.Sources, Scope: newScopes(prog).scope})
 	if opt.Settings != nil {
 		ds = applySettings(ds, opt.Settings)
 	}
@@ -83,11 +92,13 @@ func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
 	return r
 }
 
-// isError reports whether a code is catalogued as an error (or unknown, which
-// an ignore comment cannot silence either).
-func isError(code string) bool {
-	c, ok := diag.Lookup(code)
-	return !ok || c.Severity == diag.Error
+// sourcesOf maps each file's name to its text.
+func sourcesOf(files []parser.Source) diag.Sources {
+	s := make(diag.Sources, len(files))
+	for _, f := range files {
+		s[f.Name] = f.Src
+	}
+	return s
 }
 
 // applySettings applies each file's settings to its diagnostics, asking for

@@ -24,8 +24,11 @@ import (
 type loaded struct {
 	sources []parser.Source
 	bytes   diag.Sources
-	order   []string // file names in path order
-	failed  bool     // some path could not be read (exit 2)
+	order   []string            // file names in path order
+	failed  bool                // some path could not be read (exit 2)
+	notes   []diag.Notification // why, per path, for JSON and SARIF
+	// settings are each file's project settings (wfc.json and flags).
+	settings func(file string) diag.Settings
 	// fromStdin: one of the files is standard input.
 	fromStdin bool
 }
@@ -38,6 +41,14 @@ func (l *loaded) replace(name, src string) {
 		}
 	}
 	l.bytes[name] = src
+}
+
+// notify records a problem of the run with path (exit 2): said on stderr
+// now, and kept for the JSON and SARIF outputs.
+func (l *loaded) notify(stderr io.Writer, path, msg string) {
+	notef(stderr, "%s", msg)
+	l.failed = true
+	l.notes = append(l.notes, diag.Notification{Path: filepath.ToSlash(path), Message: msg})
 }
 
 // load reads PATH... arguments: files, directories (recursively *.wf,
@@ -59,9 +70,8 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 		l.bytes[name] = l.sources[len(l.sources)-1].Src
 		l.order = append(l.order, name)
 	}
-	fail := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "wfc: "+format+"\n", a...)
-		l.failed = true
+	fail := func(path, format string, a ...any) {
+		l.notify(stderr, path, fmt.Sprintf(format, a...))
 	}
 	addFile := func(name string, walked bool) {
 		b, info, err := readFile(name)
@@ -69,7 +79,7 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 			return
 		}
 		if err != nil {
-			fail("cannot read %s: %v", name, err)
+			fail(name, "cannot read %s: %v", name, err)
 			return
 		}
 		if k, ok := keyOf(info); ok {
@@ -84,14 +94,14 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 	for _, arg := range args {
 		if arg == "-" {
 			if usedStdin {
-				fail("`-` (standard input) given twice")
+				fail(stdinName, "`-` (standard input) given twice")
 				continue
 			}
 			usedStdin = true
 			l.fromStdin = true
 			b, err := readAll(stdin)
 			if err != nil {
-				fail("cannot read standard input: %v", err)
+				fail(stdinName, "cannot read standard input: %v", err)
 				continue
 			}
 			add(stdinName, b)
@@ -100,7 +110,7 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 		arg = filepath.Clean(arg)
 		info, err := os.Stat(arg)
 		if err != nil {
-			fail("cannot read %s: %v", arg, unwrapPathError(err))
+			fail(arg, "cannot read %s: %v", arg, unwrapPathError(err))
 			continue
 		}
 		if !info.IsDir() {
@@ -109,7 +119,7 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 		}
 		files := walkDir(arg, fail)
 		if len(files) == 0 {
-			fail("no .wf files under %s", arg)
+			fail(arg, "no .wf files under %s", arg)
 		}
 		for _, f := range files {
 			addFile(f, true)
@@ -119,11 +129,11 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 }
 
 // walkDir lists the *.wf files under dir, sorted.
-func walkDir(dir string, fail func(format string, a ...any)) []string {
+func walkDir(dir string, fail func(path, format string, a ...any)) []string {
 	var files []string
 	werr := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			fail("cannot read %s: %v", p, unwrapPathError(err))
+			fail(p, "cannot read %s: %v", p, unwrapPathError(err))
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -135,7 +145,7 @@ func walkDir(dir string, fail func(format string, a ...any)) []string {
 		return nil
 	})
 	if werr != nil {
-		fail("cannot read %s: %v", dir, werr)
+		fail(dir, "cannot read %s: %v", dir, werr)
 	}
 	sort.Strings(files)
 	return files
@@ -240,6 +250,6 @@ func limitMemory(l *loaded) {
 // analyze parses, checks and lints the loaded files as one program, through
 // the library pipeline (the same call the language server makes).
 func analyze(l *loaded) *analysis {
-	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{})
+	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{Settings: l.settings})
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics}
 }

@@ -43,7 +43,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.As(err, &ee):
 		return ee.code
 	default:
-		fmt.Fprintf(stderr, "wfc: %v\n", err)
+		notef(stderr, "%v", err)
 		return exitUsage
 	}
 }

@@ -165,7 +165,7 @@ func TestTestdataProperties(t *testing.T) {
 
 // TestExampleUnchanged: the language's own example is in canonical form.
 func TestExampleUnchanged(t *testing.T) {
-	b, err := os.ReadFile("../../testdata/examples/jobflow.wf")
+	b, err := os.ReadFile("../../testdata/examples/jobflow/jobflow.wf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func FuzzLayout(f *testing.F) {
 // BenchmarkLayout measures the layout alone (the source is lexed, as the
 // parser does, before the timer starts) on the example repeated to 1 MB.
 func BenchmarkLayout(b *testing.B) {
-	one, err := os.ReadFile("../../testdata/examples/jobflow.wf")
+	one, err := os.ReadFile("../../testdata/examples/jobflow/jobflow.wf")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func mermaidReady(t *testing.T) string {
 // examples and testdata/*.wf here.
 func inputs() []string {
 	files, _ := filepath.Glob("testdata/*.wf")
-	files = append(files, "../../testdata/examples/jobflow.wf", "../../testdata/examples/orders")
+	files = append(files, "../../testdata/examples/jobflow/jobflow.wf", "../../testdata/examples/orders")
 	return files
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
@@ -86,24 +87,13 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	}
 	prog := &ast.Program{Files: make([]*ast.File, len(ps))}
 	var ds []diag.Diagnostic
-	order := make([]string, len(ps))
-	var ignores []diag.Ignore
 	for i, p := range ps {
 		prog.Files[i] = p.file
 		ds = append(ds, p.diags...)
-		order[i] = p.file.Name
-		ignores = append(ignores, p.file.Ignores...)
 	}
-	if err := ctx.Err(); err != nil {
-		return &result{err: err}
+	r := pipeline.RunParsed(ctx, files, prog, ds, pipeline.Options{})
+	if r.Err != nil {
+		return &result{err: r.Err}
 	}
-	checked := check.Check(prog)
-	ds = append(ds, checked.Diags...)
-	schedules := codegen.Lower(checked, codegen.Options{})
-	ds = append(ds, codegen.Lints(checked)...)
-	ds = diag.Suppress(ds, ignores, func(code string) bool {
-		c, ok := diag.Lookup(code)
-		return !ok || c.Severity == diag.Error
-	})
-	return &result{prog: prog, checked: checked, diags: diag.Sort(ds, order), schedules: schedules}
+	return &result{prog: prog, checked: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
 }

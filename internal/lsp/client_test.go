@@ -69,7 +69,7 @@ func (r *recorder) LogMessage(context.Context, *protocol.LogMessageParams) error
 // client is a server running in-process, driven over a pipe by the
 // library's own client.
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	ctx    context.Context
 	srv    protocol.Server
 	conn   protocol.Conn
@@ -81,14 +81,14 @@ type client struct {
 
 // start runs a server on a fresh workspace holding files, initialized
 // with the given position encodings offered.
-func start(t *testing.T, files map[string]string, encs ...protocol.PositionEncodingKind) *client {
+func start(t testing.TB, files map[string]string, encs ...protocol.PositionEncodingKind) *client {
 	t.Helper()
 	c := startRaw(t, files)
 	c.initialize(encs...)
 	return c
 }
 
-func startRaw(t *testing.T, files map[string]string) *client {
+func startRaw(t testing.TB, files map[string]string) *client {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
@@ -118,7 +118,7 @@ func startRaw(t *testing.T, files map[string]string) *client {
 	return c
 }
 
-type testLog struct{ t *testing.T }
+type testLog struct{ t testing.TB }
 
 func (l testLog) Write(b []byte) (int, error) {
 	l.t.Log(strings.TrimSpace(string(b)))
