@@ -220,6 +220,8 @@ func TestRules(t *testing.T) {
 		{"an ignored line stays together", "s {\n a; b; // wfc:ignore WF201 x\nc;}", "s {\n  a; b; // wfc:ignore WF201 x\n  c;\n}\n"},
 		{"the line after an ignore stays apart", "s { a;\n// wfc:ignore WF201 x\nb; c;\nd; }", "s {\n  a;\n  // wfc:ignore WF201 x\n  b; c;\n  d;\n}\n"},
 		{"a blank line an ignore covers stays blank", "x =\n// wfc:ignore WF201\n\n 5;", "x =\n    // wfc:ignore WF201\n\n    5;\n"},
+		{"a lone CR is a line break", "a; // c\rb;\r\rc;", "a; // c\nb;\n\nc;\n"},
+		{"lone CRs and an ignore", "s {\r a; b; // wfc:ignore WF201 x\rc;}", "s {\n  a; b; // wfc:ignore WF201 x\n  c;\n}\n"},
 		{"bom kept", "\uFEFFenum E{A}", "\uFEFFenum E { A }\n"},
 		{"empty block", "terminal T {\n}", "terminal T { }\n"},
 		{"unary and calls", "x = ! ( a||-b ) ;", "x = !(a || -b);\n"},

@@ -73,7 +73,7 @@ func (p *printer) items(start int, lx *lexer.Result) {
 	cs := lx.Comments
 	p.it = make([]item, 0, len(toks)+len(cs))
 	prev := start
-	line := uint32(1) + uint32(strings.Count(p.src[:start], "\n"))
+	line := uint32(1)
 	var stack []int32
 	for ti, ci := 0, 0; ti < len(toks) || ci < len(cs); {
 		var it item
@@ -99,12 +99,12 @@ func (p *printer) items(start int, lx *lexer.Result) {
 				it.width = p.width(p.src[t.Off:t.End])
 			}
 		}
-		gap := strings.Count(p.src[prev:it.off], "\n")
+		gap := lineBreaks(p.src[prev:it.off])
 		it.nl = uint8(min(2, gap))
 		line += uint32(gap)
 		it.line, it.endLine = line, line
 		if it.cls == cBlock {
-			line += uint32(strings.Count(p.src[it.off:it.end], "\n"))
+			line += uint32(lineBreaks(p.src[it.off:it.end]))
 			it.endLine = line
 		}
 		prev = int(it.end)
@@ -144,6 +144,21 @@ func (p *printer) width(s string) int32 {
 			i += size
 		}
 		n++
+	}
+	return n
+}
+
+// lineBreaks counts the line breaks in s as the lexer does: LF, CR LF, and
+// a lone CR.
+func lineBreaks(s string) int {
+	n := strings.Count(s, "\n")
+	if strings.IndexByte(s, '\r') < 0 {
+		return n
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\r' && (i+1 == len(s) || s[i+1] != '\n') {
+			n++
+		}
 	}
 	return n
 }
