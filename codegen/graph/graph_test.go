@@ -124,6 +124,7 @@ func TestWhatIsDrawn(t *testing.T) {
 		"class w1_Escalated terminalError\n",
 		"class w1_Published terminal\n",
 		"w2_Drafted --> w2_Published : Go\n", // a second workflow, same state names
+		"w1_Waiting --> w1_InReview : Ping\n    w1_Waiting --> w1_Escalated : Finished: 1 window, gives up at 1m\n", // source order
 	} {
 		if !strings.Contains(m, want) {
 			t.Errorf("mermaid output lacks %q", want)
