@@ -203,7 +203,10 @@ func (p *printer) punct(i int, c byte) bool {
 func (p *printer) spaced(a, b int) bool {
 	A, B := &p.it[a], &p.it[b]
 	if A.comment() || B.comment() {
-		return true
+		// Brackets hug comments as they hug tokens: `Go(/* none */)`.
+		open := A.cls == cPunct && A.end-A.off == 1 && (p.src[A.off] == '(' || p.src[A.off] == '[')
+		shut := B.cls == cPunct && B.end-B.off == 1 && (p.src[B.off] == ')' || p.src[B.off] == ']')
+		return !open && !shut
 	}
 	if B.cls == cPunct && B.end-B.off == 1 {
 		switch p.src[B.off] {
