@@ -7,10 +7,11 @@ import (
 	"strconv"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
 )
 
 // Ticks is a duration in .NET TimeSpan ticks (100 ns), the unit and range
-// of LANGUAGE.md §4: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
+// of .NET's TimeSpan: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
 type Ticks = int64
 
 // Tick units.
@@ -124,10 +125,10 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 			return 0, true
 		}
 		if _, isUnit := timeSpanUnits[sel.Sel.Name]; isUnit {
-			c.errorf(sel.Range, "WF304", "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
+			c.report(sel.Range, diag.WF304, "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 			return 0, false
 		}
-		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
 		return 0, false
 	}
 	call, ok := e.(*ast.Call)
@@ -140,17 +141,17 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	}
 	unit, ok := timeSpanUnits[sel.Sel.Name]
 	if !ok {
-		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
 		return 0, false
 	}
 	if len(call.Args) != 1 || call.Args[0].Label != nil {
-		c.errorf(call.Range, "WF304", "`TimeSpan.%s` takes one number, as in `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
+		c.report(call.Range, diag.WF304, "`TimeSpan.%s` takes one number, as in `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 		return 0, false
 	}
 	n, ok := numLit(call.Args[0].Value)
 	if !ok {
 		if !ast.HasBad(call.Args[0].Value) {
-			c.errorf(call.Args[0].Range, "WF304", "`TimeSpan.%s` takes a number (an int or a decimal), as in `TimeSpan.%s(5)`; found `%s`", sel.Sel.Name, sel.Sel.Name, ast.Compact(c.file.Text(call.Args[0].Range)))
+			c.report(call.Args[0].Range, diag.WF304, "`TimeSpan.%s` takes a number (an int or a decimal), as in `TimeSpan.%s(5)`; found `%s`", sel.Sel.Name, sel.Sel.Name, ast.Compact(c.file.Text(call.Args[0].Range)))
 		}
 		return 0, false
 	}
@@ -165,7 +166,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 		q.Add(q, big.NewInt(int64(num.Sign())))
 	}
 	if !q.IsInt64() || q.Int64() == math.MinInt64 {
-		c.errorf(call.Range, "WF304", "`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(call.Range)))
+		c.report(call.Range, diag.WF304, "`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(call.Range)))
 		return 0, false
 	}
 	return q.Int64(), true
@@ -225,7 +226,7 @@ func (c *checker) timeSpanHint(e ast.Expr) string {
 }
 
 // FormatTicks prints a duration compactly, largest unit first, zero parts
-// left out (LANGUAGE.md §6): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
+// left out (docs/language.md, Durations): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
 func FormatTicks(t Ticks) string {
 	if t == 0 {
 		return "0s"
@@ -325,7 +326,12 @@ func ParseDuration(s string) (Ticks, error) {
 		}
 		total.Add(total, n.Mul(n, new(big.Rat).SetInt64(unit)))
 	}
-	q := new(big.Int).Quo(total.Num(), total.Denom())
+	// Round to the nearest tick, halves up, as TimeSpan literals round
+	// (durations here are never negative).
+	q, r := new(big.Int).QuoRem(total.Num(), total.Denom(), new(big.Int))
+	if r.Lsh(r, 1).Cmp(total.Denom()) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
 	if !q.IsInt64() {
 		return 0, fmt.Errorf("duration %q is beyond TimeSpan's range", orig)
 	}

@@ -74,3 +74,18 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestClosestLeavesCandidates: candidates are often package-level tables
+// shared by concurrent checks (milestoneSettings), so closest must not sort
+// or otherwise modify them. (A race detector run can miss this: fmt's
+// buffer pool orders the goroutines of concurrent checks.)
+func TestClosestLeavesCandidates(t *testing.T) {
+	cands := []string{"Within", "Retries", "Backoff"}
+	closest("Retires", cands)
+	if cands[0] != "Within" || cands[1] != "Retries" || cands[2] != "Backoff" {
+		t.Errorf("closest reordered its candidates: %v", cands)
+	}
+	if got := closest("Ab", []string{"Ac", "Aa"}); got != "Aa" {
+		t.Errorf("a tie goes to the alphabetically first: got %q", got)
+	}
+}

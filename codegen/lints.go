@@ -11,9 +11,30 @@ import (
 
 // Lints reports WF310–WF316 for every valid consumer of a checked program.
 // They are read off the lowered table, so their numbers are the table's.
+// Callers that also need the tables lower once and call LintSchedules.
 func Lints(res *check.Result) []diag.Diagnostic {
+	return LintSchedules(append(Lower(res, Options{}), LowerLintOnly(res)...))
+}
+
+// LowerLintOnly lowers the consumers whose schedule is not valid but whose
+// policy and budget are (a negative `Within`, say), so the lints still run
+// on them; their tables are for the lints only, never shown.
+func LowerLintOnly(res *check.Result) []*Schedule {
+	var out []*Schedule
+	for _, c := range res.Consumers {
+		if c.Lintable && !c.Valid {
+			out = append(out, lowerOne(c, Options{}))
+		}
+	}
+	return out
+}
+
+// LintSchedules reports WF310–WF316 for lowered tables. The lints do not
+// depend on the lowering options (attempt duration, draws), only on the
+// policy, so tables lowered for display serve as well.
+func LintSchedules(ss []*Schedule) []diag.Diagnostic {
 	var l diag.List
-	for _, s := range Lower(res, Options{}) {
+	for _, s := range ss {
 		lint(&l, s)
 	}
 	return l.Items
@@ -39,7 +60,7 @@ func lint(l *diag.List, s *Schedule) {
 		return
 	}
 	// WF315: a Backoff on a milestone with one window never applies.
-	if !c.Step && c.Budget == "none" && c.BackoffSetting != nil {
+	if !c.Step && c.Budget == check.BudgetNone && c.BackoffSetting != nil {
 		l.Warnf(file, c.BackoffSetting.Range, "WF315", "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add `Retries = 2` (three windows) or remove the `Backoff`")
 	}
 	// WF310: members that can never have an effect.

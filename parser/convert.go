@@ -50,7 +50,9 @@ func (cp *chunkParser) convAttrs(lists []*attrList) []*ast.Attr {
 }
 
 func (cp *chunkParser) convEntity(g *gEntity, e *ast.Entity) {
-	e.Attrs = cp.convAttrs(g.Attrs)
+	// Appended, not assigned: salvageEntity converts member by member after
+	// the attributes, and must not lose them (`[Principal]` feeds WF207).
+	e.Attrs = append(e.Attrs, cp.convAttrs(g.Attrs)...)
 	for _, m := range g.Members {
 		switch {
 		case m == nil:

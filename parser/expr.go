@@ -20,7 +20,7 @@ import (
 // per suffix), and where a hand parser knows exactly what it expected, so
 // its errors carry their message (expectError).
 
-// expr is a full expression: binary operators with the precedence of §3
+// expr is a full expression: binary operators with the grammar's precedence
 // (`||` < `&&` < comparisons, which do not chain), prefix `!` and `-`,
 // selectors, calls and literals.
 type expr struct {
@@ -115,7 +115,7 @@ func (p *exprParser) startsValue() bool {
 	return p.isPunct(t, "(") || p.isPunct(t, "!") || p.isPunct(t, "-")
 }
 
-// precedence of a binary operator of §3, 0 for any other token.
+// precedence of a binary operator of the grammar, 0 for any other token.
 func precedence(t *plexer.Token) int {
 	if t.Type != lexer.TokenType(lexer.Punct) {
 		return 0

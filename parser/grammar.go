@@ -10,10 +10,10 @@ import (
 	"github.com/wfc-lang/wfc/lexer"
 )
 
-// The participle grammar of LANGUAGE.md §3. It is LL(1): with UseLookahead(0) a branch commits once it has matched
+// The participle grammar of the language (docs/language.md, "Grammar"). It is LL(1): with UseLookahead(0) a branch commits once it has matched
 // its first token, as a hand-written recursive-descent parser would, so
 // an error is reported at the exact token where the input stops matching.
-// Where §3 needs two tokens of lookahead (a setting `X = v;` and an outcome
+// Where the grammar needs two tokens of lookahead (a setting `X = v;` and an outcome
 // `X { … }` both start with a name; so do a case `X { … }` and a call; so do
 // an argument label `retry:` and an expression), the grammar takes the common
 // prefix once and the conversion to package ast sorts the shapes out.
