@@ -1,5 +1,5 @@
-// Package check gives a parsed program its meaning (LANGUAGE.md §4–§5) and
-// reports every diagnostic of the catalogue in §7 at the range it names.
+// Package check gives a parsed program its meaning (docs/language.md) and
+// reports every diagnostic of the catalogue at the range it names.
 //
 // It runs in one pass over each declaration after the program's global names
 // are collected. It follows "one root cause, one diagnostic": a declaration

@@ -31,7 +31,7 @@ var factoryNames = keys(factories)
 type Member struct {
 	Name *ast.Ident
 	Call *ast.Call
-	// Range runs from the member's name to its `)`, the dot excluded (§7).
+	// Range runs from the member's name to its `)`, the dot excluded (docs/language.md, Diagnostics).
 	Range diag.Range
 	// Cut is what deleting the member removes: from the end of what precedes
 	// it (so the dot and any line break go too) to its `)`.
@@ -39,7 +39,7 @@ type Member struct {
 	Arg ast.Expr // the single argument, nil if the count is wrong
 }
 
-// Policy is a resolved Backoff policy (LANGUAGE.md §5).
+// Policy is a resolved Backoff policy (docs/language.md, Backoff policies).
 type Policy struct {
 	Expr    ast.Expr   // the whole policy expression
 	Bare    bool       // a bare TimeSpan, meaning Fixed
@@ -331,7 +331,7 @@ func memberExample(name string) string {
 }
 
 // AttemptsBothWays counts a budget both ways, in total and in retries, as
-// messages say it (LANGUAGE.md §7): "4 attempts: the first try and 3 retries".
+// messages say it (docs/language.md, Diagnostics): "4 attempts: the first try and 3 retries".
 func AttemptsBothWays(n int64) string { return CountAttempts(n, "the first try") }
 
 // CountAttempts counts a budget both ways, naming the first attempt as

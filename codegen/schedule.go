@@ -1,6 +1,6 @@
 // Package codegen lowers every policy consumer of a checked program — each
 // milestone and each durable step — into the resolved schedule table of
-// LANGUAGE.md §6: the normalised policy, the budget, and per attempt the wait
+// docs/language.md ("The schedule table"): the normalised policy, the budget, and per attempt the wait
 // before it and when it starts. The policy lints WF310–WF316 are read off the
 // same table (lints.go), so the numbers in a warning are the numbers in the
 // table.
@@ -26,7 +26,7 @@ type Ticks = timespan.Ticks
 // table is cut (Truncated) while the totals stay exact.
 const MaxRows = 10000
 
-// MaxTimeline bounds the attempts of a concrete timeline (§6).
+// MaxTimeline bounds the attempts of a concrete timeline.
 const MaxTimeline = 10000
 
 // Options tune lowering.
@@ -94,7 +94,9 @@ type lintFacts struct {
 var (
 	maxTicksRat = new(big.Rat).SetInt64(timespan.MaxTicks)
 	// baseLimit bounds the exponential base: past it every jittered bound
-	// has long saturated (jitter literals have at most 28 decimals).
+	// has long saturated, because 1-f is at least 10^-28 (the lexer reports
+	// a literal with more than lexer.MaxFractionDigits = 28 decimals as
+	// WF004 and the checker drops it; TestBaseLimitCoversFractionDigits).
 	baseLimit = new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 200))
 )
 

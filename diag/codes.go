@@ -12,7 +12,7 @@ import (
 type Code struct {
 	Code     string
 	Severity Severity
-	Title    string // one line, as in the catalogue of LANGUAGE.md §7
+	Title    string // one line, as in the catalogue of docs/language.md
 	Explain  string // what it means and why it matters
 	Wrong    string // a program that yields the code
 	Right    string // the corrected program, clean of every diagnostic
@@ -141,7 +141,7 @@ const okStates = "  state A { subscribe Go(); on Go { goto Done; } }\n  terminal
 // Codes lists every diagnostic wfc reports, in code order.
 var Codes = []Code{
 	{"WF001", Error, "syntax error: unexpected token",
-		"The text does not follow the grammar of LANGUAGE.md §3 at this token. The message says what was expected there. wfc recovers at the next declaration, member or item, so every independent syntax error of a file is reported in one run.",
+		"The text does not follow the grammar (docs/language.md) at this token. The message says what was expected there. wfc recovers at the next declaration, member or item, so every independent syntax error of a file is reported in one run.",
 		"enum Size { Small Large }\n",
 		"enum Size { Small, Large }\n"},
 	{"WF002", Error, "unterminated string or block comment",
@@ -149,11 +149,11 @@ var Codes = []Code{
 		"enum Size { Small, Large } /* sizes\n",
 		"enum Size { Small, Large } /* sizes */\n"},
 	{"WF003", Error, "character that cannot start a token, invalid UTF-8, or NUL",
-		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `#` or `@`) is reported once per run and skipped, and lexing goes on.",
+		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `#` or `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too.",
 		"enum Size { Small, Large } # sizes\n",
 		"enum Size { Small, Large } // sizes\n"},
 	{"WF004", Error, "malformed number, or int out of range",
-		"An int is 32-bit signed (-2147483648 to 2147483647) and a decimal holds at most 79228162514264337593543950335. A number glued to letters (`5s`) is malformed: durations are written `TimeSpan.FromSeconds(5)`. A bad literal is reported once, here, and not again as a type error.",
+		"An int is 32-bit signed (-2147483648 to 2147483647) and a decimal holds at most 79228162514264337593543950335, with at most 28 digits after the point. A number glued to letters (`5s`) is malformed: durations are written `TimeSpan.FromSeconds(5)`. A bad literal is reported once, here, and not again as a type error.",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5s); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n")},
 	{"WF005", Error, "bad string escape",
@@ -305,11 +305,11 @@ var Codes = []Code{
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(30))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF312", Warning, "`Exponential` without `Cap` waits more than an hour in budget",
-		"Doubling is the growth people mean and the ceiling is the part they forget (seed 000): `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16. The message names the first attempt past an hour. Add `.Cap(…)` or lower the attempts.",
+		"Doubling is the growth people mean and the ceiling is the part they forget: `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16. The message names the first attempt past an hour. Add `.Cap(…)` or lower the attempts.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13).Cap(TimeSpan.FromMinutes(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF313", Warning, "the cap clips the jitter away",
-		"The cap applies after jitter. Once even the least jittered wait is above the cap, every run waits exactly the cap, and runs that failed together come back together: the retry herd that jitter was meant to break up re-forms (seed 003). The message names the attempt from which it happens.",
+		"The cap applies after jitter. Once even the least jittered wait is above the cap, every run waits exactly the cap, and runs that failed together come back together: the retry herd that jitter was meant to break up re-forms. The message names the attempt from which it happens.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).Jitter(0.2).MaxAttempts(12)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).Jitter(0.2).MaxAttempts(8)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF314", Error, "a wait in budget exceeds TimeSpan's range",
@@ -328,4 +328,26 @@ var Codes = []Code{
 		"`// wfc:ignore WF312 reason` on the line before a warning (or at the end of its line) silences that code there. Each code of an ignore that silences nothing — the warning is gone, the code is wrong, or it names an error, which cannot be ignored — is reported, so stale ignores do not pile up: the fix removes that code, or the whole comment when no code is left. An ignore whose warning an error may hide (a duplicate `.MaxAttempts` hides WF312, an unknown `goto` hides WF201) is not stale: the warning returns once the error is fixed. A code in lower case still silences; the fix writes it in upper case.",
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  // wfc:ignore WF201 kept for the migration\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  terminal Done { }\n  // wfc:ignore WF201 kept for the migration\n  terminal Old { }\n")},
+	// WF4xx: reported by `wfc export temporal` (docs/temporal.md), not by
+	// `wfc check`: what Temporal's RetryPolicy cannot express.
+	{"WF401", Warning, "Temporal has no linear backoff",
+		"Temporal's RetryPolicy grows a wait by a coefficient (1 = fixed, 2 = doubling); nothing adds the interval each retry. The export writes a fixed interval and marks the step `nextRetryDelay`: the activity must fail with an error whose NextRetryDelay is attempt × interval (capped), which `NextRetryDelay` in integration/temporal computes; without it every retry waits the first interval. Or use `Exponential`, which maps exactly. The range is the name `Linear`.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Linear(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF402", Warning, "Temporal has no jitter",
+		"Temporal's RetryPolicy waits exactly the computed interval, so `.Jitter(…)` cannot be exported: the policy is written without it, every run waits the nominal wait of the schedule table, and runs that failed together retry together. The milestone window helper runs the nominal waits too. The range is the `.Jitter(…)` member.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5).Jitter(0.2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF403", Warning, "a zero retry wait: Temporal reads 0 as its 1 s default",
+		"An interval (or cap) of zero means \"unset\" to Temporal, which then waits its default of one second before every retry. The export writes 1ns instead, the least wait Temporal honours. Give the policy a real interval. The range is the zero interval, or the zero `.Cap(…)`.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF404", Warning, "a wait or window longer than Go's time.Duration",
+		"Temporal's Go SDK holds intervals and timers as time.Duration, at most 2562047h47m16.854775807s (about 292 years); wfc's TimeSpan goes further. A wait in budget (or a milestone window) beyond it is exported as the longest Duration, so the engine would retry earlier than the table says. Add `.Cap(…)` or shorten it. The range is the policy, or the milestone kind for a window.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(200000)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(20000)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF405", Warning, "a retry wait Temporal's float64 arithmetic does not keep exact",
+		"Temporal's Go SDK computes each retry wait as initialInterval × coefficient^(attempt-1) in float64 nanoseconds (measured in its test environment). Past about 104 days a float64 no longer holds every nanosecond, so an interval like 500 days and 100 ns comes out a few nanoseconds short, and every attempt starts earlier than the table says. The message names the first such attempt; the range is the interval. Round the interval to whole seconds.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(500)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 }
