@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
@@ -27,7 +28,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		Slot: sub.Slot().Name, Kind: kind, Attempts: 1, Budget: BudgetNone, Valid: !m.Bad, // what failed to parse may hold any setting
 	}
 	set := c.milestoneSettings(m)
-	window, windowOK := c.window(m, set.within)
+	window, windowOK := c.window(m, set.within, slices.Contains(set.meant, "Within"))
 	c.budget(cons, set)
 	c.outcomes(sc, m, final)
 	// The lints read only the policy and the budget: a bad window does not
@@ -41,6 +42,9 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 // settingsOf are a milestone's settings, each the first of its name.
 type settingsOf struct {
 	within, retries, backoff *ast.Setting
+	// meant are the settings a WF107 names as meant (`Withn` for `Within`):
+	// they are not also reported missing.
+	meant []string
 }
 
 // milestoneSettings collects a milestone's settings: a repeated one is
@@ -60,7 +64,9 @@ func (c *checker) milestoneSettings(m *ast.Milestone) settingsOf {
 		case "Backoff":
 			set.backoff = s
 		default:
-			c.report(s.Name.Range, diag.WF107, "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, milestoneSettings))
+			h := c.didYouMean(s.Name.Range, s.Name.Name, milestoneSettings)
+			c.report(s.Name.Range, diag.WF107, "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, h)
+			set.meant = append(set.meant, h.best)
 		}
 	}
 	return set
@@ -146,9 +152,11 @@ func (c *checker) outcomes(sc *stCtx, m *ast.Milestone, final string) {
 
 // window checks a milestone's `Within`; ok is false when it is missing or
 // not a valid window.
-func (c *checker) window(m *ast.Milestone, within *ast.Setting) (_ Ticks, ok bool) {
+func (c *checker) window(m *ast.Milestone, within *ast.Setting, misspelled bool) (_ Ticks, ok bool) {
 	if within == nil {
-		if !m.Bad { // else `Within` may be in the part that failed to parse
+		// Not reported when `Within` may be in the part that failed to
+		// parse, or is misspelled (WF107 says so).
+		if !m.Bad && !misspelled {
 			c.report(m.Kind.Range, diag.WF108, "milestone `%s` has no `Within`: add `Within = TimeSpan.FromMinutes(5);`, the length of one window", m.Kind.Name)
 		}
 		return 0, false

@@ -15,6 +15,9 @@ type stCtx struct {
 	st      *ast.State
 	targets []*ast.Ident // every goto target in the state, resolved or not
 	opaque  bool         // something in the state failed to parse
+	// meantSlots are the subscriptions a WF105 names as meant: a misspelled
+	// handler answers them, so WF203 does not also report them.
+	meantSlots map[string]bool
 }
 
 // state checks a state: its settings, its subscriptions (with their
@@ -135,7 +138,12 @@ func (c *checker) handlers(sc *stCtx, slots map[string]*ast.Subscribe, explains 
 				explainSet, slotSet = newNameSet(explains), newNameSet(keys(slots))
 			}
 			if !s.Bad && !slices.Contains(explainSet.names, h.Name.Name) && explainSet.closest(h.Name.Name) == "" {
-				c.unsubscribedHandler(s, h, slotSet)
+				if meant := c.unsubscribedHandler(s, h, slotSet); meant != "" {
+					if sc.meantSlots == nil {
+						sc.meantSlots = map[string]bool{}
+					}
+					sc.meantSlots[meant] = true
+				}
 			}
 			c.handlerBody(sc, h, nil)
 			continue
@@ -166,7 +174,8 @@ func (c *checker) renameSubscribed(s *ast.State, sub *ast.Subscribe, name string
 
 // unsubscribedHandler reports WF105 for `on X` when no subscription of the
 // state is named X.
-func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameSet) {
+// It returns the subscription it suggests, if any.
+func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameSet) (meant string) {
 	names := slots.names
 	hn := c.suggest(h.Name.Range, h.Name.Name, slots)
 	msg := hn.String()
@@ -178,6 +187,7 @@ func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameS
 		msg = fmt.Sprintf("; subscribe it first: `subscribe %s(…);`", h.Name.Name)
 	}
 	attach(c.report(h.Name.Range, diag.WF105, "`on %s`: state `%s` has no subscription named `%s`%s", h.Name.Name, s.Name.Name, h.Name.Name, msg), hn)
+	return hn.best
 }
 
 // stateTargets records the goto targets of a state for reachability.
