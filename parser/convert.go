@@ -31,12 +31,6 @@ func (cp *chunkParser) rng(start, endPos plexer.Position) diag.Range {
 	return diag.Range{Start: s, End: cp.endOf(k)}
 }
 
-// tokAt returns the token starting at p.
-func (cp *chunkParser) tokAt(p plexer.Position) (lexer.Token, int) {
-	k := cp.indexAt(p.Offset)
-	return cp.toks[k], k
-}
-
 func (cp *chunkParser) name(g *name) *ast.Ident {
 	if g == nil || g.Name == "" {
 		return nil
@@ -44,26 +38,12 @@ func (cp *chunkParser) name(g *name) *ast.Ident {
 	return (*ast.Ident)(g)
 }
 
-func (cp *chunkParser) convAttrs(lists []*gAttrList) []*ast.Attr {
+func (cp *chunkParser) convAttrs(lists []*attrList) []*ast.Attr {
 	var out []*ast.Attr
 	for _, l := range lists {
-		if l == nil {
-			continue
-		}
-		for _, a := range l.Attrs {
-			if a == nil || a.Name == nil {
-				continue
-			}
-			at := &ast.Attr{Range: cp.rng(a.Pos, a.EndPos), Name: cp.name(a.Name)}
-			if a.Args != nil {
-				at.HasArgs = true
-				for _, e := range a.Args.List {
-					if x := cp.expr(e); x != nil {
-						at.Args = append(at.Args, x)
-					}
-				}
-			}
-			out = append(out, at)
+		if l != nil {
+			cp.soft(l.Soft)
+			out = append(out, l.List...)
 		}
 	}
 	return out
@@ -107,25 +87,15 @@ func (cp *chunkParser) convEntity(g *gEntity, e *ast.Entity) {
 	}
 }
 
-func (cp *chunkParser) convType(g *gType) *ast.TypeRef {
+func (cp *chunkParser) convType(g *typeRef) *ast.TypeRef {
 	if g == nil || g.Name == nil {
 		return nil
 	}
-	return &ast.TypeRef{Range: cp.rng(g.Pos, g.EndPos), Name: cp.name(g.Name), Optional: g.Optional}
+	return (*ast.TypeRef)(g)
 }
 
-func (cp *chunkParser) convParams(g *gParams) *ast.Params {
-	if g == nil {
-		return nil
-	}
-	ps := &ast.Params{Range: cp.rng(g.Pos, g.EndPos)}
-	for _, p := range g.List {
-		if p == nil || p.Type == nil || p.Name == nil {
-			continue
-		}
-		ps.List = append(ps.List, &ast.Param{Range: cp.rng(p.Pos, p.EndPos), Type: cp.convType(p.Type), Name: cp.name(p.Name)})
-	}
-	return ps
+func (cp *chunkParser) convParams(g *params) *ast.Params {
+	return (*ast.Params)(g)
 }
 
 func (cp *chunkParser) convEvent(g *gEvent) *ast.Event {

@@ -40,37 +40,15 @@ func (n *name) Parse(lex *plexer.PeekingLexer) error {
 type gEnum struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Name    *name      `parser:"'enum' @@ '{'"`
-	Members []*gEnumMem `parser:"( @@ ( ',' @@? )* )? '}'"`
-}
-
-// gEnumMem is a member; Comma marks a trailing `,` before `}`.
-type gEnumMem struct {
-	Name *name `parser:"@@"`
-}
-
-type gAttrList struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Attrs  []*gAttr `parser:"'[' @@ ( ',' @@ )* ']'"`
-}
-
-type gAttr struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Name   *name     `parser:"@@"`
-	Args   *gAttrArgs `parser:"@@?"`
-}
-
-type gAttrArgs struct {
-	List []*expr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+	Name    *name   `parser:"'enum' @@ '{'"`
+	Members []*name `parser:"( @@ ( ',' @@? )* )? '}'"`
 }
 
 type gEntity struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Attrs   []*gAttrList     `parser:"@@*"`
-	Name    *name           `parser:"'entity' @@ '{'"`
+	Attrs   []*attrList      `parser:"@@*"`
+	Name    *name            `parser:"'entity' @@ '{'"`
 	Members []*gEntityMember `parser:"@@* '}'"`
 }
 
@@ -88,37 +66,17 @@ type gSecurity struct {
 type gRule struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Kind   string   `parser:"@('allow' | 'deny')"`
+	Kind   string  `parser:"@('allow' | 'deny')"`
 	Ops    []*name `parser:"@@ ( ',' @@ )*"`
-	When   *expr    `parser:"( 'when' @@ )? ';'"`
+	When   *expr   `parser:"( 'when' @@ )? ';'"`
 }
 
 type gField struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Attrs  []*gAttrList `parser:"@@*"`
-	Type   *gType       `parser:"@@"`
+	Attrs  []*attrList `parser:"@@*"`
+	Type   *typeRef    `parser:"@@"`
 	Name   *name       `parser:"@@ ';'"`
-}
-
-type gType struct {
-	Pos      plexer.Position
-	EndPos   plexer.Position
-	Name     *name `parser:"@@"`
-	Optional bool   `parser:"@'?'?"`
-}
-
-type gParams struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	List   []*gParam `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
-}
-
-type gParam struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Type   *gType `parser:"@@"`
-	Name   *name `parser:"@@"`
 }
 
 // gMember is a workflow member other than a state (states are split by hand).
@@ -131,14 +89,14 @@ type gEvent struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Name   *name   `parser:"'event' @@"`
-	Params *gParams `parser:"@@ ';'"`
+	Params *params `parser:"@@ ';'"`
 }
 
 type gSetting struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Name   *name `parser:"@@ '='"`
-	Value  *expr  `parser:"@@ ';'"`
+	Value  *expr `parser:"@@ ';'"`
 }
 
 // gStateItem is one item of a state body.
@@ -151,9 +109,9 @@ type gStateItem struct {
 type gSubscribe struct {
 	Pos        plexer.Position
 	EndPos     plexer.Position
-	Event      *name        `parser:"'subscribe' @@"`
-	Params     *gParams      `parser:"@@"`
-	Alias      *name        `parser:"( 'as' @@ )?"`
+	Event      *name         `parser:"'subscribe' @@"`
+	Params     *params       `parser:"@@"`
+	Alias      *name         `parser:"( 'as' @@ )?"`
 	Semi       bool          `parser:"( @';'"`
 	Milestones []*gMilestone `parser:"| '{' @@* '}' )"`
 }
@@ -161,7 +119,7 @@ type gSubscribe struct {
 type gMilestone struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Kind   *name    `parser:"@@ '{'"`
+	Kind   *name     `parser:"@@ '{'"`
 	Items  []*gMItem `parser:"@@* '}'"`
 }
 
@@ -169,7 +127,7 @@ type gMilestone struct {
 type gMItem struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *name  `parser:"@@"`
+	Name   *name   `parser:"@@"`
 	Value  *expr   `parser:"( '=' @@ ';'"`
 	Body   *gBlock `parser:"| @@ )"`
 }
@@ -178,8 +136,8 @@ type gHandler struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
 	Name   *name   `parser:"'on' @@"`
-	Params *gParams `parser:"@@?"`
-	Body   *gBlock  `parser:"@@"`
+	Params *params `parser:"@@?"`
+	Body   *gBlock `parser:"@@"`
 }
 
 type gBlock struct {
@@ -193,7 +151,7 @@ type gBlock struct {
 type gStmt struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Goto    *name   `parser:"  'goto' @@ ';'"`
+	Goto    *name    `parser:"  'goto' @@ ';'"`
 	Default *gBlock  `parser:"| 'default' @@"`
 	Expr    *postfix `parser:"| @@"`
 	Semi    bool     `parser:"  ( @';'"`
@@ -208,7 +166,6 @@ type parsers struct {
 	member    *participle.Parser[gMember]
 	stateItem *participle.Parser[gStateItem]
 	stmt      *participle.Parser[gStmt]
-	params    *participle.Parser[gParams]
 	attrs     *participle.Parser[gAttrLists]
 	entMember *participle.Parser[gEntityMember]
 	rule      *participle.Parser[gRule]
@@ -218,7 +175,7 @@ type parsers struct {
 
 // gAttrLists is the attribute lists before `entity`, for recovery.
 type gAttrLists struct {
-	Lists []*gAttrList `parser:"@@*"`
+	Lists []*attrList `parser:"@@*"`
 }
 
 var getParsers = sync.OnceValue(func() *parsers {
@@ -229,7 +186,6 @@ var getParsers = sync.OnceValue(func() *parsers {
 		member:    participle.MustBuild[gMember](opts...),
 		stateItem: participle.MustBuild[gStateItem](opts...),
 		stmt:      participle.MustBuild[gStmt](opts...),
-		params:    participle.MustBuild[gParams](opts...),
 		attrs:     participle.MustBuild[gAttrLists](opts...),
 		entMember: participle.MustBuild[gEntityMember](opts...),
 		rule:      participle.MustBuild[gRule](opts...),

@@ -73,7 +73,7 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	l := load(args, stdin, f.stdinName, stderr)
 	applySettings(l, over, stderr)
-	limitMemory(l)
+	defer limitMemory(l)()
 	a := analyze(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	if f.fix {

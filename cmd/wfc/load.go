@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -243,30 +242,6 @@ type analysis struct {
 	prog   *ast.Program
 	result *check.Result
 	diags  []diag.Diagnostic // sorted, de-duplicated
-}
-
-// memoryPerByte bounds the heap: the syntax tree of a program takes about 18
-// bytes per byte of source, and without a limit the garbage collector lets
-// the heap grow to twice that before collecting.
-const memoryPerByte = 20
-
-// limitMemory sets a soft memory limit proportional to the input, unless the
-// user set GOMEMLIMIT, so peak memory stays a small multiple of the input.
-// Under that limit the collector may run less often than Go's default
-// (GOGC=200 unless the user set GOGC): parsing makes a lot of short-lived
-// garbage, and collecting it half as often saves about a tenth of the time.
-func limitMemory(l *loaded) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
-	var n int64
-	for _, s := range l.sources {
-		n += int64(len(s.Src))
-	}
-	debug.SetMemoryLimit(64<<20 + memoryPerByte*n)
 }
 
 // analyze parses, checks and lints the loaded files as one program, through

@@ -66,7 +66,7 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 	}
 	l := load(args, stdin, f.stdinName, stderr)
 	applySettings(l, over, stderr)
-	limitMemory(l)
+	defer limitMemory(l)()
 	a := analyze(l)
 	if errs, _ := diag.Counts(a.diags); errs > 0 {
 		return noSchedule(f, l, a, stdout, stderr)
