@@ -32,6 +32,8 @@ func Check(prog *ast.Program) *Result {
 		prog:       prog,
 		decls:      map[string]ast.Decl{},
 		duplicated: map[string]bool{},
+		wfFacts:    map[*ast.Workflow]*wfCtx{},
+		stFacts:    map[*ast.State]*stCtx{},
 		res:        &Result{},
 	}
 	c.collect()
@@ -51,6 +53,7 @@ func Check(prog *ast.Program) *Result {
 			}
 		}
 	}
+	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res
 }
@@ -65,8 +68,11 @@ type checker struct {
 	entities   *nameSet // entity names, once asked for (entitySet)
 	types      *nameSet // type names, once asked for (typeSet)
 	members    map[*ast.Enum]*nameSet
-	diags      diag.List
-	res        *Result
+	// What the first pass found, for the rules (rules.go).
+	wfFacts map[*ast.Workflow]*wfCtx
+	stFacts map[*ast.State]*stCtx
+	diags   diag.List
+	res     *Result
 	// principal is the first [Principal] entity seen.
 	principal     *ast.Attr
 	principalFile string
@@ -199,15 +205,32 @@ func kindOf(d ast.Decl) string {
 
 var builtinTypes = map[string]bool{"string": true, "int": true, "bool": true, "decimal": true, "DateTime": true, "TimeSpan": true}
 
-// scope tracks names declared in one scope for WF101.
+// scope tracks names declared in one scope for WF101. Most scopes hold a
+// handful of names (a milestone's settings, a handler's cases), so they are
+// a short list, searched in order, until they grow past smallScope names.
 type scope struct {
 	c     *checker
 	what  string
-	names map[string]*ast.Ident
+	few   []*ast.Ident
+	names map[string]*ast.Ident // once past smallScope
 }
 
+const smallScope = 8
+
 func (c *checker) newScope(what string) *scope {
-	return &scope{c: c, what: what, names: map[string]*ast.Ident{}}
+	return &scope{c: c, what: what}
+}
+
+func (s *scope) lookup(name string) *ast.Ident {
+	if s.names != nil {
+		return s.names[name]
+	}
+	for _, id := range s.few {
+		if id.Name == name {
+			return id
+		}
+	}
+	return nil
 }
 
 // declare adds id; a repeat is WF101 and returns false.
@@ -215,12 +238,24 @@ func (s *scope) declare(id *ast.Ident) bool {
 	if id == nil {
 		return false
 	}
-	if prev, ok := s.names[id.Name]; ok {
+	if prev := s.lookup(id.Name); prev != nil {
 		d := s.c.report(id.Range, diag.WF101, "duplicate %s `%s`", s.what, id.Name)
 		s.c.related(d, prev.Range, "first declared here")
 		return false
 	}
-	s.names[id.Name] = id
+	switch {
+	case s.names != nil:
+		s.names[id.Name] = id
+	case len(s.few) < smallScope:
+		s.few = append(s.few, id)
+	default:
+		s.names = make(map[string]*ast.Ident, 2*smallScope)
+		for _, x := range s.few {
+			s.names[x.Name] = x
+		}
+		s.names[id.Name] = id
+		s.few = nil
+	}
 	return true
 }
 

@@ -23,17 +23,7 @@ var securityOps = map[string]bool{"read": true, "create": true, "update": true, 
 func (c *checker) entity(e *ast.Entity) {
 	seen := map[string]*ast.Attr{}
 	for _, a := range e.Attrs {
-		if !c.attrBasics(a, entityAttrs, "an entity", seen) {
-			continue
-		}
-		if a.Name.Name == "Principal" {
-			if c.principal == nil {
-				c.principal, c.principalFile = a, c.file.Name
-			} else {
-				d := c.report(a.Range, diag.WF207, "more than one `[Principal]` entity: the runtime's principal must be one entity; keep `[Principal]` on one of them")
-				d.Related = append(d.Related, diagRelated(c.principalFile, c.principal.Range, "first `[Principal]` here"))
-			}
-		}
+		c.attrBasics(a, entityAttrs, "an entity", seen) // WF207 is the rule secondPrincipal's
 	}
 	fields := c.newScope("field")
 	for _, f := range e.Fields {

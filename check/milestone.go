@@ -92,36 +92,21 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		}
 	}
 	outcomes := c.newScope("outcome")
-	hasFinal, exhaustedMoves := false, false
 	for _, o := range m.Outcomes {
 		n := o.Name.Name
 		switch {
 		case n == "Exhausted" || n == final:
-			if outcomes.declare(o.Name) && n == final {
-				hasFinal = true
-			}
+			outcomes.declare(o.Name)
 		case n == "Unassigned" || n == "Unfinished":
 			other := "Finished"
 			if n == "Unassigned" {
 				other = "Assigned"
 			}
 			c.report(o.Name.Range, diag.WF117, "`%s` belongs to `%s`, not `%s`: under `%s` write `%s { … }`", n, other, kind, kind, final)
-			hasFinal = true // the intent is there; do not add WF205
 		default:
-			h := c.didYouMean(o.Name.Range, n, []string{"Exhausted", final})
-			c.report(o.Name.Range, diag.WF117, "unknown outcome `%s` in milestone `%s`: its outcomes are `Exhausted { … }` and `%s { … }`%s", n, kind, final, h)
-			if h.best == final {
-				hasFinal = true // meant as the final outcome: WF117 says so
-			}
+			c.report(o.Name.Range, diag.WF117, "unknown outcome `%s` in milestone `%s`: its outcomes are `Exhausted { … }` and `%s { … }`%s", n, kind, final, c.didYouMean(o.Name.Range, n, []string{"Exhausted", final}))
 		}
-		before := len(sc.targets)
 		c.block(&blockCtx{sc: sc, where: fmt.Sprintf("outcome `%s`", n)}, o.Body)
-		if n == "Exhausted" && (len(sc.targets) > before || o.Body == nil || o.Body.Bad) {
-			exhaustedMoves = true // runs after the last window and moves the run
-		}
-	}
-	if !hasFinal && !exhaustedMoves && !m.Bad {
-		c.report(m.Kind.Range, diag.WF205, "milestone `%s` has no `%s { … }`: after the last window passes the run stays in state `%s`; add `%s { goto … }`", kind, final, sc.st.Name.Name, final)
 	}
 	// The lints read only the policy and the budget: a bad window does not
 	// make them unknowable.
@@ -205,39 +190,6 @@ func sortEdits(es []diag.Edit) {
 	for i := 1; i < len(es); i++ {
 		for j := i; j > 0 && es[j].Range.Start.Offset < es[j-1].Range.Start.Offset; j-- {
 			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
-}
-
-// reachability reports states no goto chain reaches from Initial (WF201).
-func (c *checker) reachability(wc *wfCtx, initial *ast.State) {
-	if initial == nil || initial.Kind != ast.Normal || wc.w.Bad {
-		return
-	}
-	// An unresolved goto (WF103) may be the edge that reaches a state: stay
-	// quiet rather than add a second diagnostic for the same typo.
-	for _, ts := range wc.edges {
-		for _, t := range ts {
-			if _, ok := wc.states[t.Name]; !ok {
-				return
-			}
-		}
-	}
-	seen := map[*ast.State]bool{initial: true}
-	queue := []*ast.State{initial}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, t := range wc.edges[s] {
-			if next, ok := wc.states[t.Name]; ok && !seen[next] {
-				seen[next] = true
-				queue = append(queue, next)
-			}
-		}
-	}
-	for _, s := range wc.w.States {
-		if !seen[s] && wc.states[s.Name.Name] == s {
-			c.report(s.Name.Range, diag.WF201, "state `%s` is unreachable: no chain of `goto` leads to it from `%s`, the initial state; add `goto %s;` where a run should move to it, or remove it", s.Name.Name, initial.Name.Name, s.Name.Name)
 		}
 	}
 }

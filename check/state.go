@@ -19,6 +19,9 @@ type stCtx struct {
 
 func (c *checker) state(wc *wfCtx, s *ast.State) {
 	sc := &stCtx{wc: wc, st: s, opaque: s.Bad}
+	if c.stFacts[s] == nil {
+		c.stFacts[s] = sc
+	}
 	settings := c.newScope("setting")
 	for _, set := range s.Settings {
 		if !settings.declare(set.Name) {
@@ -55,7 +58,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 	for _, sub := range s.Subscribes {
 		ev, known := wc.events[sub.Event.Name]
 		if !known {
-			h := c.suggest(sub.Event.Range, sub.Event.Name, wc.eventSet)
+			h := c.suggest(sub.Event.Range, sub.Event.Name, wc.eventNames())
 			explains = append(explains, sub.Event.Name)
 			if h.best != "" {
 				explains = append(explains, h.best)
@@ -115,16 +118,6 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 			c.paramsMatch(h.Params, ev, fmt.Sprintf("handler `on %s`", h.Name.Name))
 		}
 		c.handlerBody(sc, h, ev)
-	}
-	for _, sub := range s.Subscribes {
-		_, known := wc.events[sub.Event.Name]
-		if !known || sub.Bad || s.Bad || len(sub.Milestones) > 0 || handled[sub.Slot().Name] {
-			continue
-		}
-		c.report(sub.Event.Range, diag.WF203, "subscription to `%s` has no handler and no milestone: nothing happens when it arrives; add `on %s { … }`", sub.Event.Name, sub.Slot().Name)
-	}
-	if len(sc.targets) == 0 && !sc.opaque && wc.states[s.Name.Name] == s {
-		c.report(s.Name.Range, diag.WF204, "state `%s` has no way out: no handler or outcome in it says `goto`, so a run that enters it stays for ever; add a `goto` or make it `terminal`", s.Name.Name)
 	}
 	wc.stateTargets(s, sc.targets)
 }
@@ -187,34 +180,44 @@ func (c *checker) handlerBody(sc *stCtx, h *ast.Handler, ev *ast.Event) {
 		return
 	}
 	bc := &blockCtx{sc: sc, handler: true, where: fmt.Sprintf("handler `on %s`", h.Name.Name)}
+	bc.enum, bc.enumParam, bc.typeUnknown = c.paramEnum(h, ev)
+	c.block(bc, h.Body)
+}
+
+// paramEnum finds the enum a handler's cases match: the type of its first
+// enum parameter (written on the handler, else on the event). unknown is
+// true when a parameter before it has a type unknown or declared twice.
+func (c *checker) paramEnum(h *ast.Handler, ev *ast.Event) (e *ast.Enum, param string, unknown bool) {
 	params := h.Params
 	if params == nil && ev != nil {
 		params = ev.Params
 	}
-	if params != nil {
-		for _, p := range params.List {
-			if !c.typeKnown(p.Type) {
-				bc.typeUnknown = true
-			}
-			if e := c.enumOf(p.Type); e != nil {
-				bc.enum, bc.enumParam = e, p.Name.Name
-				break
-			}
+	if params == nil {
+		return nil, "", false
+	}
+	for _, p := range params.List {
+		if !c.typeKnown(p.Type) {
+			return nil, "", true // it may be the enum meant
+		}
+		if en := c.enumOf(p.Type); en != nil {
+			return en, p.Name.Name, false
 		}
 	}
-	cases := c.block(bc, h.Body)
-	if bc.enum != nil && !bc.enum.Bad && len(cases.labels) > 0 && !cases.hasDefault && !h.Body.Bad {
-		var missing []string
-		for _, m := range bc.enum.Members {
-			if !cases.labels[m.Name] {
-				missing = append(missing, m.Name)
-			}
-		}
-		if len(missing) > 0 {
-			c.report(h.Name.Range, diag.WF206, "`on %s` has no case for %s of `%s` and no `default`: a run stays put when `%s` is %s; add %s or `default { … }`",
-				h.Name.Name, quoteList(missing), bc.enum.Name.Name, bc.enumParam, orList(missing), caseList(missing))
+	return nil, "", false
+}
+
+// handlerEnum is paramEnum for a handler of state s, through its
+// subscription's event.
+func (c *checker) handlerEnum(wc *wfCtx, s *ast.State, h *ast.Handler) (*ast.Enum, string) {
+	var ev *ast.Event
+	for _, sub := range s.Subscribes {
+		if sub.Slot().Name == h.Name.Name {
+			ev = wc.events[sub.Event.Name]
+			break
 		}
 	}
+	e, param, _ := c.paramEnum(h, ev)
+	return e, param
 }
 
 func orList(xs []string) string {
@@ -233,33 +236,17 @@ func caseList(xs []string) string {
 	return strings.Join(out, ", ")
 }
 
-// caseInfo is what a block's cases covered.
-type caseInfo struct {
-	labels     map[string]bool
-	hasDefault bool
-}
-
-// block checks statements; it returns the case labels at this level.
-func (c *checker) block(bc *blockCtx, b *ast.Block) caseInfo {
-	info := caseInfo{labels: map[string]bool{}}
+// block checks the statements of a block.
+func (c *checker) block(bc *blockCtx, b *ast.Block) {
 	if b == nil {
-		return info
+		return
 	}
 	if b.Bad {
 		bc.sc.opaque = true
 	}
 	var firstDefault *ast.Default
 	caseScope := c.newScope("case")
-	var afterGoto *ast.Goto
-	reported := false
-	for i, st := range b.Stmts {
-		if afterGoto != nil && !reported {
-			reported = true
-			last := b.Stmts[len(b.Stmts)-1]
-			d := c.report(st.Rng(), diag.WF202, "this statement never runs: it comes after `goto %s;`, which leaves the state; remove it or move it before the `goto`", afterGoto.Target.Name)
-			d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("remove the %s after `goto %s;`", stmtCount(len(b.Stmts)-i), afterGoto.Target.Name), MachineApplicable: true,
-				Edits: []diag.Edit{{File: c.file.Name, Range: diag.Range{Start: afterGoto.Range.End, End: last.Rng().End}, NewText: ""}}})
-		}
+	for _, st := range b.Stmts {
 		switch st := st.(type) {
 		case *ast.Goto:
 			if st.Target == nil {
@@ -269,9 +256,6 @@ func (c *checker) block(bc *blockCtx, b *ast.Block) caseInfo {
 			c.resolveState(bc.sc.wc, st.Target)
 			if bc.inStep {
 				c.report(st.Range, diag.WF118, "`goto` inside a durable step: a step's body runs external calls only; move `goto %s;` after the step", st.Target.Name)
-			}
-			if afterGoto == nil {
-				afterGoto = st
 			}
 		case *ast.Default:
 			kw := keywordRange(st.Range, "default")
@@ -283,20 +267,15 @@ func (c *checker) block(bc *blockCtx, b *ast.Block) caseInfo {
 				c.related(d, keywordRange(firstDefault.Range, "default"), "first `default` here")
 			default:
 				firstDefault = st
-				info.hasDefault = true
 			}
 			c.block(bc, st.Body)
 		case *ast.Case:
-			info.labels[st.Label.Name] = true
-			if meant := c.caseLabel(bc, st.Label, caseScope); meant != "" {
-				info.labels[meant] = true
-			}
+			c.caseLabel(bc, st.Label, caseScope)
 			c.block(bc, st.Body)
 		case *ast.CallStmt:
 			c.callStmt(bc, st)
 		}
 	}
-	return info
 }
 
 func stmtCount(n int) string {
@@ -314,26 +293,25 @@ func keywordRange(r diag.Range, kw string) diag.Range {
 	return diag.Range{Start: r.Start, End: end}
 }
 
-// caseLabel checks a case label. A label that is not a member but close to
-// one returns that member: the case is meant for it, so WF206 does not also
-// report it missing.
-func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) (meant string) {
+// caseLabel checks a case label (WF109). A label close to a member is told
+// so; the rule casesMissingMembers counts it as that member.
+func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
 	if bc.typeUnknown {
-		return ""
+		return
 	}
 	if bc.enum == nil {
 		c.report(label.Range, diag.WF109, "case `%s` in %s, which has no enum parameter to match: cases go in a handler such as `on Done(Decision d) { %s { … } }`", label.Name, bc.where, label.Name)
-		return ""
+		return
 	}
 	if !sc.declare(label) {
-		return ""
+		return
 	}
 	if bc.enum.Bad {
-		return ""
+		return
 	}
 	set := c.memberSet(bc.enum)
 	if _, found := slices.BinarySearch(set.names, label.Name); found {
-		return ""
+		return
 	}
 	h := c.suggest(label.Range, label.Name, set)
 	msg := h.String()
@@ -341,7 +319,6 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) (meant st
 		msg = "; its members are " + quoteList(set.names)
 	}
 	attach(c.report(label.Range, diag.WF109, "case `%s` is not a member of `%s`, the type of `%s`%s", label.Name, bc.enum.Name.Name, bc.enumParam, msg), h)
-	return h.best
 }
 
 // callStmt checks a call statement; a call with a body is a durable step.

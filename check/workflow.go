@@ -59,8 +59,14 @@ type wfCtx struct {
 	aliases *scope
 	edges   map[*ast.State][]*ast.Ident
 	initial *ast.Ident // the name `Initial` gives, if it is one
-	// stateSet and eventSet are the declared names, prepared once for
-	// suggestions: a workflow may have thousands.
+	// initialState is the state `Initial` names, if it resolved.
+	initialState *ast.State
+	// meantMembers are the tracked members a WF113 names as meant: WF114
+	// does not also report them missing.
+	meantMembers map[string]bool
+	// stateSet and eventSet are the declared names, prepared for
+	// suggestions when first needed (most workflows never need them; some
+	// have thousands of names).
 	stateSet, eventSet *nameSet
 	// eventsUncertain: an event declaration may be in what failed to parse,
 	// so an unknown event is not reported.
@@ -71,6 +77,9 @@ type wfCtx struct {
 
 func (c *checker) workflow(w *ast.Workflow) {
 	wc := &wfCtx{w: w, states: map[string]*ast.State{}, events: map[string]*ast.Event{}}
+	if c.wfFacts[w] == nil {
+		c.wfFacts[w] = wc
+	}
 	wc.steps = c.newScope("step name")
 	wc.aliases = c.newScope("alias")
 	stateScope := c.newScope("state")
@@ -88,7 +97,6 @@ func (c *checker) workflow(w *ast.Workflow) {
 			c.params(e.Params)
 		}
 	}
-	wc.stateSet, wc.eventSet = newNameSet(keys(wc.states)), newNameSet(keys(wc.events))
 	wc.eventsUncertain = eventsUncertain(w)
 	wc.statesUncertain = statesUncertain(w)
 	// Workflow settings.
@@ -129,8 +137,8 @@ func (c *checker) workflow(w *ast.Workflow) {
 	for _, s := range w.States {
 		c.state(wc, s)
 	}
+	wc.initialState = initialState
 	c.trackedMembers(wc)
-	c.reachability(wc, initialState)
 }
 
 // eventsUncertain reports whether an event may have been declared in what
@@ -242,6 +250,22 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 	return nil
 }
 
+// stateNames is stateSet, prepared on first use.
+func (wc *wfCtx) stateNames() *nameSet {
+	if wc.stateSet == nil {
+		wc.stateSet = newNameSet(keys(wc.states))
+	}
+	return wc.stateSet
+}
+
+// eventNames is eventSet, prepared on first use.
+func (wc *wfCtx) eventNames() *nameSet {
+	if wc.eventSet == nil {
+		wc.eventSet = newNameSet(keys(wc.events))
+	}
+	return wc.eventSet
+}
+
 // initialRef records the name `Initial` gives as a reference to a state.
 func (wc *wfCtx) initialRef(n *ast.Name) *ast.Ident {
 	wc.initial = &ast.Ident{Range: n.Range, Name: n.Name}
@@ -284,7 +308,7 @@ func (c *checker) resolveState(wc *wfCtx, id *ast.Ident) *ast.State {
 	if st, ok := wc.states[id.Name]; ok {
 		return st
 	}
-	c.report(id.Range, diag.WF103, "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.suggest(id.Range, id.Name, wc.stateSet))
+	c.report(id.Range, diag.WF103, "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.suggest(id.Range, id.Name, wc.stateNames()))
 	return nil
 }
 
@@ -362,10 +386,10 @@ func plural(n int) string {
 }
 
 // trackedMembers: with `Tracks`, every state is a member of the tracked
-// enum (WF113) and every member has a state (WF114). A state whose name is
-// close to a member without a state is that member misspelled: WF113 says so
-// and offers to rename the state with its references, and WF114 does not
-// also report the member.
+// enum (WF113; the rule trackedMemberWithoutState checks the converse). A
+// state whose name is close to a member without a state is that member
+// misspelled: WF113 says so and offers to rename the state with its
+// references, and records the member as meant.
 func (c *checker) trackedMembers(wc *wfCtx) {
 	e := wc.tracked
 	if e == nil {
@@ -380,10 +404,13 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 		}
 	}
 	meant := map[string]bool{}
-	statelessSet := newNameSet(stateless)
+	var statelessSet *nameSet
 	for _, s := range wc.w.States {
 		if members[s.Name.Name] {
 			continue
+		}
+		if statelessSet == nil {
+			statelessSet = newNameSet(stateless)
 		}
 		best := statelessSet.closest(s.Name.Name)
 		hint := "; add it to the enum or rename the state"
@@ -399,16 +426,7 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 			d.Fixes = append(d.Fixes, c.renameState(wc, s, best))
 		}
 	}
-	if wc.statesUncertain {
-		return // a state may be hidden in what failed to parse
-	}
-	for _, m := range e.Members {
-		if _, ok := wc.states[m.Name]; ok || meant[m.Name] {
-			continue
-		}
-		d := c.reportIn(e.File.Name, m.Range, diag.WF114, fmt.Sprintf("member `%s` of tracked enum `%s` has no state in workflow `%s`: a run can never be in it; add `state %s { … }` or remove the member", m.Name, e.Name.Name, wc.w.Name.Name, m.Name))
-		d.Related = append(d.Related, diagRelated(c.file.Name, wc.tracks.Range, "tracked by workflow `"+wc.w.Name.Name+"` here"))
-	}
+	wc.meantMembers = meant
 }
 
 // renameState is the fix that renames state s to name: the declaration and

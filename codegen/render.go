@@ -220,33 +220,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			fmt.Fprintf(&b, "  window    %s each; the wait starts when a window passes\n", check.FormatTicks(s.Window))
 		}
 		jit := s.Jitter != nil
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		if jit {
-			fmt.Fprintln(tw, "  attempt\twait\tleast\tmost\tstarts\tlatest")
-		} else {
-			fmt.Fprintln(tw, "  attempt\twait\tstarts")
-		}
-		for _, r := range s.Rows {
-			att := fmt.Sprint(r.From)
-			if r.To > r.From {
-				att = fmt.Sprintf("%d–%d", r.From, r.To)
-			}
-			wait := check.FormatTicks(r.Wait)
-			if r.From == 1 {
-				wait = "–"
-			}
-			if jit {
-				lo, hi := check.FormatTicks(r.Min), check.FormatTicks(r.Max)
-				if r.From == 1 {
-					lo, hi = "–", "–"
-				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", att, wait, lo, hi,
-					startRange(r.Starts, r, s.Duration+r.Min), startRange(r.StartsLatest, r, s.Duration+r.Max))
-			} else {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", att, wait, startRange(r.Starts, r, s.Duration+r.Wait))
-			}
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeRows(&b, s); err != nil {
 			return err
 		}
 		if s.Truncated {
@@ -272,4 +246,36 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeRows prints a schedule's aligned table of attempts.
+func writeRows(b *strings.Builder, s *Schedule) error {
+	jit := s.Jitter != nil
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	if jit {
+		fmt.Fprintln(tw, "  attempt\twait\tleast\tmost\tstarts\tlatest")
+	} else {
+		fmt.Fprintln(tw, "  attempt\twait\tstarts")
+	}
+	for _, r := range s.Rows {
+		att := fmt.Sprint(r.From)
+		if r.To > r.From {
+			att = fmt.Sprintf("%d–%d", r.From, r.To)
+		}
+		wait := check.FormatTicks(r.Wait)
+		if r.From == 1 {
+			wait = "–"
+		}
+		if jit {
+			lo, hi := check.FormatTicks(r.Min), check.FormatTicks(r.Max)
+			if r.From == 1 {
+				lo, hi = "–", "–"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", att, wait, lo, hi,
+				startRange(r.Starts, r, satAdd(s.Duration, r.Min)), startRange(r.StartsLatest, r, satAdd(s.Duration, r.Max)))
+		} else {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", att, wait, startRange(r.Starts, r, satAdd(s.Duration, r.Wait)))
+		}
+	}
+	return tw.Flush()
 }

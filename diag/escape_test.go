@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wfc-lang/wfc/internal/scaling"
 )
@@ -125,4 +126,42 @@ func BenchmarkSARIFOneLine(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzEscape: whatever the input, Escape's output is UTF-8 without an
+// unsafe character, safe text comes back unchanged, and so does the JSON
+// writer's document.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"plain", "a\nb", "\x1b[31m\u202e\u0085\xff", "::warning::x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e := Escape(s)
+		if !utf8.ValidString(e) || firstUnsafe(e) >= 0 {
+			t.Fatalf("Escape(%q) = %q still unsafe", s, e)
+		}
+		if firstUnsafe(s) < 0 && e != s {
+			t.Fatalf("Escape(%q) changed safe text to %q", s, e)
+		}
+		if l := EscapeLineStart(s); command(l) {
+			t.Fatalf("EscapeLineStart(%q) = %q reads as a workflow command", s, l)
+		}
+		var b bytes.Buffer
+		if err := json.NewEncoder(SafeJSON(&b)).Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		var back string
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil || back != strings.ToValidUTF8(s, "\uFFFD") && utf8.ValidString(s) {
+			t.Fatalf("JSON of %q decodes to %q (%v)", s, back, err)
+		}
+		if strings.ContainsFunc(b.String(), jsonUnsafe) {
+			t.Fatalf("JSON of %q holds a raw control: %q", s, b.String())
+		}
+	})
+}
+
+// command reports whether a line would be read as a workflow command.
+func command(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	return strings.HasPrefix(t, "::") || strings.HasPrefix(t, "##[")
 }

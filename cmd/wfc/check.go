@@ -73,7 +73,7 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	l := load(args, stdin, f.stdinName, stderr)
 	applySettings(l, over, stderr)
-	limitMemory(l)
+	defer limitMemory(l)()
 	a := analyze(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	if f.fix {
@@ -93,7 +93,10 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	case "sarif":
 		err = diag.WriteSARIF(w, a.diags, l.bytes, diag.SARIFOptions{Version: version(), URI: artifactURI, Notifications: l.notes})
 	case "github":
-		err = diag.WriteGitHub(w, a.diags)
+		err = diag.WriteGitHubNotes(w, l.notes)
+		if err == nil {
+			err = diag.WriteGitHub(w, a.diags)
+		}
 	default:
 		err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{Color: color})
 		if err == nil {

@@ -46,7 +46,7 @@ func runGraph(format graph.Format, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("unknown --format %q: use mermaid or dot", format)
 	}
 	l := load(args, stdin, "<stdin>", stderr)
-	limitMemory(l)
+	defer limitMemory(l)()
 	a := analyze(l)
 	errs, _ := diag.Counts(a.diags)
 	syntax := false

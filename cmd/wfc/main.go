@@ -59,7 +59,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
   wfc explain CODE       explain a diagnostic code, with examples
   wfc fmt PATH...        lay files out in the canonical form
   wfc graph PATH...      draw each workflow as a state machine (Mermaid, DOT)
-  wfc export temporal PATH...  write the policies as Temporal RetryPolicies
+  wfc export temporal    write the policies of PATH... as Temporal RetryPolicies
   wfc lsp                the language server (LSP 3.17 over stdio)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

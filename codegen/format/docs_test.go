@@ -35,7 +35,7 @@ func TestDocExamples(t *testing.T) {
 	}
 	for k := 0; k < len(blocks); k += 2 {
 		before, after := blocks[k], blocks[k+1]
-		if got := layout(t, before); got != after {
+		if got := tidy(t, before); got != after {
 			t.Errorf("example %d (-docs +wfc fmt):\n%s", k/2+1, cmp.Diff(after, got))
 		}
 		checkProperties(t, "docs example", before)

@@ -13,6 +13,7 @@ package graph
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -82,6 +83,7 @@ type state struct {
 type edge struct {
 	from, to *state
 	label    string
+	off      int // the goto's byte offset, for source order
 }
 
 // key finds a consumer's schedule: the file and byte offset of the
@@ -145,6 +147,7 @@ func (b *builder) workflow(w *ast.Workflow, unreachable map[key]bool) {
 			continue
 		}
 		from := b.byName[st.Name.Name]
+		first := len(b.wf.edges)
 		for _, sub := range st.Subscribes {
 			b.subscription(from, sub, len(st.Subscribes) > 1)
 		}
@@ -153,6 +156,10 @@ func (b *builder) workflow(w *ast.Workflow, unreachable map[key]bool) {
 				b.block(from, h.Body, h.Name.Name)
 			}
 		}
+		// The AST keeps subscriptions and handlers apart: put the state's
+		// edges back in the order of their gotos in the source.
+		edges := b.wf.edges[first:]
+		sort.SliceStable(edges, func(i, j int) bool { return edges[i].off < edges[j].off })
 	}
 }
 
@@ -218,7 +225,7 @@ func (b *builder) block(from *state, blk *ast.Block, label string) {
 		switch st := st.(type) {
 		case *ast.Goto:
 			if st.Target != nil {
-				b.wf.edges = append(b.wf.edges, edge{from: from, to: b.target(st.Target.Name), label: label})
+				b.wf.edges = append(b.wf.edges, edge{from: from, to: b.target(st.Target.Name), label: label, off: int(st.Range.Start.Offset)})
 			}
 		case *ast.Case:
 			if st.Label != nil {

@@ -80,6 +80,11 @@ func (pc *parseCache) parse(ctx context.Context, files []parser.Source) ([]*pars
 // the cache), check, lower the schedules, lint them, apply ignore comments,
 // sort. It mirrors check/pipeline.Run step for step; the only difference is
 // that unchanged files are not parsed again.
+//
+// An incremental path (re-checking only what an edit can affect) must not
+// mirror the pipeline: lower and lint its part with pipeline.Lower and finish
+// with pipeline.Finish (ignore comments with their scopes, project settings,
+// sort), so the server can never report what `wfc check` would not.
 func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result {
 	ps, err := pc.parse(ctx, files)
 	if err != nil {
