@@ -4,7 +4,7 @@
 // After the program's global names are collected, it runs in two passes: a
 // resolver walks each declaration, resolves names and values, reports what
 // is wrong with them and records what it found; then the rules (rules.go),
-// one small unit per warning about a program's shape, run in one traversal
+// one small unit per check of a program's shape, run in one traversal
 // over the tree and those facts. It follows "one root cause, one
 // diagnostic": a declaration that failed to parse still declares its name,
 // a Bad node silences only the checks that cannot see into it, a "did you
