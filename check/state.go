@@ -250,17 +250,15 @@ func (c *checker) handlerEnum(wc *wfCtx, s *ast.State, h *ast.Handler) (*ast.Enu
 	return e, param
 }
 
-func orList(xs []string) string {
-	q := quoteList(xs)
-	if i := strings.LastIndex(q, " and "); i >= 0 {
-		q = q[:i] + " or " + q[i+5:]
-	}
-	return q
-}
+func orList(xs []string) string { return joinList(xs, "or") }
 
 func caseList(xs []string) string {
 	var out []string
-	for _, x := range xs {
+	for i, x := range xs {
+		if i == listedNames {
+			out = append(out, "…")
+			break
+		}
 		out = append(out, "`"+x+" { … }`")
 	}
 	return strings.Join(out, ", ")
