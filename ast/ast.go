@@ -1,5 +1,5 @@
-// Package ast defines the syntax tree of the workflow language (LANGUAGE.md
-// §3). Every node carries its exact source range (start and end, byte offset,
+// Package ast defines the syntax tree of the workflow language (docs/language.md,
+// Grammar). Every node carries its exact source range (start and end, byte offset,
 // line and code-point column); every declaration knows the File it came from,
 // and a node belongs to the file of the declaration that contains it.
 //
@@ -30,6 +30,7 @@ type File struct {
 
 // Decl is a top-level declaration: *Enum, *Entity or *Workflow.
 type Decl interface {
+	Node
 	declNode()
 	DeclName() *Ident
 }
@@ -208,6 +209,7 @@ type Block struct {
 
 // Stmt is a statement: *Goto, *Default, *Case or *CallStmt.
 type Stmt interface {
+	Node
 	stmtNode()
 	Rng() diag.Range
 }

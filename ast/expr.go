@@ -8,6 +8,7 @@ import (
 
 // Expr is an expression node.
 type Expr interface {
+	Node
 	exprNode()
 	Rng() diag.Range
 }

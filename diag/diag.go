@@ -3,7 +3,7 @@
 // related locations and fixes (text edits). It also sorts, de-duplicates and
 // renders diagnostics (text for terminals, JSON for editors and tools).
 //
-// Positions follow LANGUAGE.md §8: lines and columns are 1-based, columns
+// Positions (docs/language.md, "Lexical structure"): lines and columns are 1-based, columns
 // count Unicode code points, offsets are 0-based bytes, ends are exclusive.
 package diag
 

@@ -14,6 +14,9 @@ type SARIFOptions struct {
 	Version string
 	// URI maps a file name as reported to a repository-relative URI.
 	URI func(file string) string
+	// Notifications are problems of the run (unreadable paths); with any,
+	// the invocation is not successful.
+	Notifications []Notification
 }
 
 type sarifLog struct {
@@ -23,9 +26,31 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	ColumnKind string        `json:"columnKind"`
-	Results    []sarifResult `json:"results"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	ColumnKind  string            `json:"columnKind"`
+	Results     []sarifResult     `json:"results"`
+}
+
+// sarifInvocation says whether the run did its whole job: a path it could
+// not read makes executionSuccessful false, with a notification naming it,
+// so that code scanning does not take a mistyped path for a clean result.
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level     string                 `json:"level"`
+	Message   sarifText              `json:"message"`
+	Locations []notificationLocation `json:"locations,omitempty"`
+}
+
+// notificationLocation is a location naming a whole artifact (no region).
+type notificationLocation struct {
+	PhysicalLocation struct {
+		ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	} `json:"physicalLocation"`
 }
 
 type sarifTool struct {
@@ -133,7 +158,8 @@ func level(s Severity) string {
 // message and the text of the flagged line, not line numbers).
 func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) error {
 	uri := memoURI(opt.URI)
-	run := sarifRun{ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
+	run := sarifRun{ColumnKind: "unicodeCodePoints", Results: []sarifResult{},
+		Invocations: []sarifInvocation{invocation(opt.Notifications, uri)}}
 	run.Tool.Driver = sarifDriver{Name: "wfc", Version: opt.Version, InformationURI: "https://github.com/wfc-lang/wfc"}
 	index := map[string]int{}
 	for i, c := range Codes {
@@ -289,4 +315,20 @@ func ruleName(title string) string {
 		}
 	}
 	return b.String()
+}
+
+// invocation reports the run's notifications: each one an error-level tool
+// execution notification naming its path, and executionSuccessful false.
+func invocation(notes []Notification, uri func(string) string) sarifInvocation {
+	inv := sarifInvocation{ExecutionSuccessful: len(notes) == 0}
+	for _, n := range notes {
+		sn := sarifNotification{Level: "error", Message: sarifText{n.Message}}
+		if n.Path != "" {
+			var loc notificationLocation
+			loc.PhysicalLocation.ArtifactLocation = sarifArtifact{uri(n.Path)}
+			sn.Locations = []notificationLocation{loc}
+		}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sn)
+	}
+	return inv
 }

@@ -16,7 +16,7 @@ type TextOptions struct {
 // renders the diagnostic's first line only.
 type Sources map[string]string
 
-// WriteText renders diagnostics in the terminal format of LANGUAGE.md §8:
+// WriteText renders diagnostics in the terminal format (README.md, "Text format"):
 // `FILE:LINE:COL: SEVERITY[CODE]: MESSAGE`, the source line with the range
 // underlined, related locations labelled, fix hints. The summary line is
 // written separately by WriteSummary.

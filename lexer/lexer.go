@@ -1,9 +1,9 @@
-// Package lexer turns workflow-language source into tokens (LANGUAGE.md §2).
+// Package lexer turns workflow-language source into tokens (docs/language.md, Lexical structure).
 //
 // It is hand-written so that it is fast, allocation-light and tolerant: a
 // bad byte, an unterminated string or a malformed number becomes a diagnostic
 // (WF002–WF005) and lexing goes on, so one file reports all its problems.
-// White space and comments are dropped; every token knows its byte offsets
+// White space is dropped and comments are recorded apart; every token knows its byte offsets
 // and its line and column (columns count Unicode code points).
 package lexer
 
@@ -24,7 +24,7 @@ type Kind uint8
 const (
 	EOF     Kind = iota
 	Ident        // identifiers that are not reserved
-	Keyword      // reserved words of §2
+	Keyword      // reserved words of the language
 	Int          // 42
 	Decimal      // 0.2
 	String       // "…"
@@ -71,7 +71,14 @@ type Result struct {
 	Gaps []int
 	// Ignores are the `// wfc:ignore CODE reason` comments.
 	Ignores []diag.Ignore
+	// Comments are every comment's byte range, in order, so that a
+	// formatter can keep them in place.
+	Comments []Comment
 }
+
+// Comment is the byte range of a comment: `//` up to (not including) the end
+// of its line, or `/*` through `*/` (to the end of the source if unterminated).
+type Comment struct{ Off, End uint32 }
 
 // Lex tokenizes src, the text of file. It never fails: problems are
 // diagnostics and the bad bytes are skipped.
@@ -99,7 +106,7 @@ func Lex(file string, src string) Result {
 	}
 	l.run()
 	l.summarize()
-	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps, Ignores: l.ignores}
+	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps, Ignores: l.ignores, Comments: l.comments}
 }
 
 // MaxPerCode is how many diagnostics of each lexical code (WF002–WF005) one
@@ -178,6 +185,7 @@ type lx struct {
 	unterminated []int
 	gaps         []int
 	ignores      []diag.Ignore
+	comments     []Comment
 	lastTokLine  int // line of the last token, to tell trailing comments
 
 	reported        [len(lexCodes)]int        // diagnostics per code of lexCodes
@@ -346,6 +354,7 @@ func (l *lx) run() {
 			for l.i < len(src) && !isLineEnd(src[l.i]) {
 				l.commentRune()
 			}
+			l.comments = append(l.comments, Comment{Off: uint32(start.Offset), End: uint32(l.i)})
 			l.comment(start)
 		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '*':
 			start := l.pos()
@@ -359,6 +368,7 @@ func (l *lx) run() {
 				}
 				l.commentRune()
 			}
+			l.comments = append(l.comments, Comment{Off: uint32(start.Offset), End: uint32(l.i)})
 			if !closed {
 				l.unterminated = append(l.unterminated, int(start.Offset))
 				end := start
@@ -500,7 +510,7 @@ func (l *lx) number() {
 		text := src[l.i:e]
 		bad = fmt.Sprintf("malformed number `%s`", abbreviate(text))
 		if isIdentStart(src[j]) {
-			bad += ": a number cannot run into letters; for a duration write `TimeSpan.FromSeconds(" + src[l.i:j] + ")`"
+			bad += gluedNumberHint(src[l.i:j], src[j:e])
 		}
 		j = e
 	}

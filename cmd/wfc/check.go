@@ -22,6 +22,7 @@ type checkFlags struct {
 	stdinName string
 	fix       bool
 	diff      bool
+	settings  settingsFlags
 }
 
 func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -34,7 +35,7 @@ input) given, as one program, and reports every problem.
 
 Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 2 a usage error or an unreadable path (the other paths are still checked).`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needPaths,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"wf"}, cobra.ShellCompDirectiveFilterFileExt
 		},
@@ -49,6 +50,7 @@ Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input) in diagnostics")
 	fl.BoolVar(&f.fix, "fix", false, "apply the fixes that need no human decision, in place, then report what remains")
 	fl.BoolVar(&f.diff, "diff", false, "with --fix: print the changes as a unified diff instead of writing them")
+	f.settings.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -65,7 +67,12 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	over, err := f.settings.parse()
+	if err != nil {
+		return err
+	}
 	l := load(args, stdin, f.stdinName, stderr)
+	applySettings(l, over, stderr)
 	defer limitMemory(l)()
 	a := analyze(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
@@ -82,11 +89,14 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	switch f.format {
 	case "json":
-		err = diag.WriteJSON(w, a.diags, len(l.order))
+		err = diag.WriteJSONNotes(w, a.diags, len(l.order), l.notes)
 	case "sarif":
-		err = diag.WriteSARIF(w, a.diags, l.bytes, diag.SARIFOptions{Version: version(), URI: artifactURI})
+		err = diag.WriteSARIF(w, a.diags, l.bytes, diag.SARIFOptions{Version: version(), URI: artifactURI, Notifications: l.notes})
 	case "github":
-		err = diag.WriteGitHub(w, a.diags)
+		err = diag.WriteGitHubNotes(w, l.notes)
+		if err == nil {
+			err = diag.WriteGitHub(w, a.diags)
+		}
 	default:
 		err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{Color: color})
 		if err == nil {
@@ -155,8 +165,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 			continue
 		}
 		if err := fsys.writeAtomic(p.file, p.new); err != nil {
-			notef(stderr, "could not fix %s: %v; the file is unchanged", p.file, err)
-			l.failed = true
+			l.notify(stderr, p.file, fmt.Sprintf("could not fix %s: %v; the file is unchanged", p.file, err))
 			l.replace(p.file, p.old)
 			changed = true
 			continue
@@ -189,7 +198,7 @@ func artifactURI(file string) string {
 	return u.String()
 }
 
-// exitFor returns the exit status of LANGUAGE.md §8 as an error for cobra.
+// exitFor returns the exit status (README.md, "wfc check") as an error for cobra.
 func exitFor(l *loaded, ds []diag.Diagnostic, strict bool) error {
 	if l.failed {
 		return exitError{exitUsage}
@@ -201,8 +210,8 @@ func exitFor(l *loaded, ds []diag.Diagnostic, strict bool) error {
 	return nil
 }
 
-// useColor decides on ANSI colors: auto means stdout is a terminal and
-// NO_COLOR is not set.
+// useColor decides on ANSI colors: auto means stdout is a terminal, NO_COLOR
+// is not set and TERM is not dumb.
 func useColor(mode string, stdout io.Writer) (bool, error) {
 	switch mode {
 	case "always":
@@ -210,15 +219,7 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		if os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		f, ok := stdout.(*os.File)
-		if !ok {
-			return false, nil
-		}
-		st, err := f.Stat()
-		return err == nil && st.Mode()&os.ModeCharDevice != 0, nil
+		return colorAuto(isTerminal(stdout), os.Getenv), nil
 	}
 	return false, fmt.Errorf("unknown --color %q: use auto, always or never", mode)
 }

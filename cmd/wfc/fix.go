@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +29,9 @@ type fixPlan struct {
 	codes []string // the codes fixed, one per fix applied
 }
 
-// syntaxCodes mark a file --fix never touches: its tree is not what the user wrote.
+// syntaxCodes mark a file whose other fixes --fix does not apply: its tree is
+// not what the user wrote. Its syntax fixes are applied when they help
+// (fix_syntax.go).
 var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "WF004": true, "WF005": true}
 
 // planFixes collects, per file, the machine-applicable fix of each
@@ -36,9 +39,10 @@ var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "
 // alone, and said so on stderr.
 func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	type fileEdits struct {
-		edits []diag.Edit
-		codes []string
-		bad   string
+		edits  []diag.Edit
+		codes  []string
+		bad    string
+		syntax syntaxFixes
 	}
 	per := map[string]*fileEdits{}
 	get := func(f string) *fileEdits {
@@ -51,6 +55,7 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 		fe := get(d.File)
 		if syntaxCodes[d.Code] {
 			fe.bad = "it has syntax errors"
+			fe.syntax.add(d)
 			continue
 		}
 		for _, f := range d.Fixes {
@@ -68,6 +73,12 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	var plans []fixPlan
 	for _, name := range l.order {
 		fe := per[name]
+		if fe != nil && fe.bad != "" {
+			if p, ok := fe.syntax.plan(name, l.bytes[name]); ok {
+				plans = append(plans, p)
+				continue
+			}
+		}
 		if fe == nil || len(fe.edits) == 0 {
 			continue
 		}
@@ -75,7 +86,7 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 			notef(stderr, "not fixing %s: %s", name, fe.bad)
 			continue
 		}
-		edits := slices.Clone(fe.edits)
+		edits := keepLineEndings(l.bytes[name], fe.edits)
 		slices.SortFunc(edits, func(a, b diag.Edit) int { return int(a.Range.Start.Offset - b.Range.Start.Offset) })
 		overlap := false
 		for i := 1; i < len(edits); i++ {
@@ -99,15 +110,61 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	return plans
 }
 
+// keepLineEndings adapts edits so that every line keeps its own line ending
+// (a CRLF file stays CRLF, a mixed one keeps each line's): an edit that would
+// delete the CR of a CRLF but not its LF stops before the CR, and line breaks
+// in new text take the ending of the line the edit starts on.
+func keepLineEndings(src string, edits []diag.Edit) []diag.Edit {
+	out := slices.Clone(edits)
+	for i := range out {
+		e := &out[i]
+		start, end := int(e.Range.Start.Offset), int(e.Range.End.Offset)
+		if end > start && end < len(src) && src[end-1] == '\r' && src[end] == '\n' && !strings.HasSuffix(e.NewText, "\r") {
+			e.Range.End.Offset--
+			e.Range.End.Column--
+		}
+		if strings.Contains(e.NewText, "\n") && lineEnding(src, start) == "\r\n" {
+			e.NewText = strings.ReplaceAll(strings.ReplaceAll(e.NewText, "\r\n", "\n"), "\n", "\r\n")
+		}
+	}
+	return out
+}
+
+// lineEnding is the ending of the line holding byte offset at: "\r\n" or
+// "\n". The last line, which has none, takes the ending of the line before.
+func lineEnding(src string, at int) string {
+	at = min(at, len(src))
+	i := strings.IndexByte(src[at:], '\n')
+	if i >= 0 {
+		i += at
+	} else {
+		i = strings.LastIndexByte(src[:at], '\n')
+	}
+	if i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
 // writeAtomic replaces path with data: a temporary file in the same
-// directory, synced, given the original's mode, then renamed over it. On any
-// failure the original is untouched and the temporary file removed.
+// directory, synced, given the original's mode, owner and group, then renamed
+// over it. Through a symlink it replaces the link's target, so the link stays
+// a link. A read-only file, or one with other hard links (which a rename
+// would split from it), is refused. On any failure the original is untouched
+// and the temporary file removed.
 func (fsys fileSystem) writeAtomic(path, data string) (err error) {
-	info, err := os.Stat(path)
+	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
+		return unwrapPathError(err)
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	if err := replaceable(info); err != nil {
 		return err
 	}
-	tmp, err := fsys.createTemp(filepath.Dir(path), "."+filepath.Base(path)+".wfc-*")
+	tmp, err := fsys.createTemp(filepath.Dir(target), "."+filepath.Base(target)+".wfc-*")
 	if err != nil {
 		return err
 	}
@@ -123,13 +180,28 @@ func (fsys fileSystem) writeAtomic(path, data string) (err error) {
 	if err = tmp.Sync(); err != nil {
 		return err
 	}
+	if err = keepOwner(tmp, info); err != nil {
+		return fmt.Errorf("cannot keep its owner and group: %w", unwrapPathError(err))
+	}
 	if err = tmp.Chmod(info.Mode().Perm()); err != nil {
 		return err
 	}
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	return fsys.rename(tmp.Name(), path)
+	return fsys.rename(tmp.Name(), target)
+}
+
+// replaceable refuses to replace a read-only file (even when root could) or
+// a file with more than one hard link.
+func replaceable(info fs.FileInfo) error {
+	if info.Mode().Perm()&0o200 == 0 {
+		return fmt.Errorf("it is read-only (mode %04o)", info.Mode().Perm())
+	}
+	if n := links(info); n > 1 {
+		return fmt.Errorf("it has %d hard links, and replacing it would split them", n)
+	}
+	return nil
 }
 
 // describeFix says what a plan changed: "3 fixes (WF202, WF303 ×2)".

@@ -91,7 +91,8 @@ func assertSafe(t *testing.T, what string, out []byte, format string) {
 	if s == "" {
 		return
 	}
-	annotation := regexp.MustCompile(`^::(error|warning) file=[^:,]*,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=WF\d{3}::`)
+	// A diagnostic, or a path that could not be read (title=wfc, no region).
+	annotation := regexp.MustCompile(`^::(error|warning) file=[^:,]*,(line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=WF\d{3}|title=wfc)::`)
 	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
 		trimmed := strings.TrimLeft(line, " \t")
 		if format == "github" && strings.HasPrefix(what, "stdout") {

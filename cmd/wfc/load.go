@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/parser"
@@ -22,8 +23,11 @@ import (
 type loaded struct {
 	sources []parser.Source
 	bytes   diag.Sources
-	order   []string // file names in path order
-	failed  bool     // some path could not be read (exit 2)
+	order   []string            // file names in path order
+	failed  bool                // some path could not be read (exit 2)
+	notes   []diag.Notification // why, per path, for JSON and SARIF
+	// settings are each file's project settings (wfc.json and flags).
+	settings func(file string) diag.Settings
 	// fromStdin: one of the files is standard input.
 	fromStdin bool
 }
@@ -38,87 +42,123 @@ func (l *loaded) replace(name, src string) {
 	l.bytes[name] = src
 }
 
+// notify records a problem of the run with path (exit 2): said on stderr
+// now, and kept for the JSON and SARIF outputs.
+func (l *loaded) notify(stderr io.Writer, path, msg string) {
+	notef(stderr, "%s", msg)
+	l.failed = true
+	l.notes = append(l.notes, diag.Notification{Path: filepath.ToSlash(path), Message: msg})
+}
+
 // load reads PATH... arguments: files, directories (recursively *.wf,
 // sorted) and `-` for stdin. An unreadable path is named on stderr and the
-// others are still read.
+// others are still read. Paths are cleaned, and a file reached twice (under
+// two spellings, or through a directory and by name) is read once, under the
+// first name. A named path that is not a regular file is refused; such a file
+// found in a directory is skipped.
 func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *loaded {
-	l := &loaded{bytes: diag.Sources{}}
-	seen := map[string]bool{}
-	add := func(name string, b []byte) {
-		if seen[name] {
-			return
-		}
-		seen[name] = true
-		l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
-		l.bytes[name] = l.sources[len(l.sources)-1].Src
-		l.order = append(l.order, name)
-	}
-	fail := func(format string, a ...any) {
-		notef(stderr, format, a...)
-		l.failed = true
-	}
+	r := &reader{l: &loaded{bytes: diag.Sources{}}, stderr: stderr, seen: map[string]bool{}, ids: map[fileKey]bool{}}
 	usedStdin := false
 	for _, arg := range args {
 		if arg == "-" {
 			if usedStdin {
-				fail("`-` (standard input) given twice")
+				r.fail(stdinName, "`-` (standard input) given twice")
 				continue
 			}
-			usedStdin = true
-			l.fromStdin = true
-			b, err := readAll(stdin)
-			if err != nil {
-				fail("cannot read standard input: %v", err)
-				continue
+			usedStdin, r.l.fromStdin = true, true
+			if b, err := readStdin(stdin); err != nil {
+				r.fail(stdinName, "cannot read standard input: %v", err)
+			} else {
+				r.add(stdinName, b)
 			}
-			add(stdinName, b)
 			continue
 		}
+		arg = filepath.Clean(arg)
 		info, err := os.Stat(arg)
 		if err != nil {
-			fail("cannot read %s: %v", arg, unwrapPathError(err))
+			r.fail(arg, "cannot read %s: %v", arg, unwrapPathError(err))
 			continue
 		}
 		if !info.IsDir() {
-			b, err := readFile(arg)
-			if err != nil {
-				fail("cannot read %s: %v", arg, err)
-				continue
-			}
-			add(filepath.ToSlash(arg), b)
+			r.addFile(arg, false)
 			continue
 		}
-		var files []string
-		werr := filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				fail("cannot read %s: %v", p, unwrapPathError(err))
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".wf") {
-				files = append(files, p)
-			}
-			return nil
-		})
-		if werr != nil {
-			fail("cannot read %s: %v", arg, werr)
-		}
-		sort.Strings(files)
+		files := walkDir(arg, r.fail)
 		if len(files) == 0 {
-			fail("no .wf files under %s", arg)
+			r.fail(arg, "no .wf files under %s", arg)
 		}
 		for _, f := range files {
-			b, err := readFile(f)
-			if err != nil {
-				fail("cannot read %s: %v", f, err)
-				continue
-			}
-			add(filepath.ToSlash(f), b)
+			r.addFile(f, true)
 		}
 	}
-	return l
+	return r.l
+}
+
+// reader is load's state: what it has read, by name and by identity.
+type reader struct {
+	l      *loaded
+	stderr io.Writer
+	seen   map[string]bool
+	ids    map[fileKey]bool
+}
+
+func (r *reader) fail(path, format string, a ...any) {
+	r.l.notify(r.stderr, path, fmt.Sprintf(format, a...))
+}
+
+// add adds a source under name, once.
+func (r *reader) add(name string, b []byte) {
+	if r.seen[name] {
+		return
+	}
+	r.seen[name] = true
+	l := r.l
+	l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
+	l.bytes[name] = l.sources[len(l.sources)-1].Src
+	l.order = append(l.order, name)
+}
+
+// addFile reads a file unless the same file (device and inode) was read
+// already. A special file found by walking is skipped; a named one refused.
+func (r *reader) addFile(name string, walked bool) {
+	b, info, err := readFile(name)
+	if walked && errors.As(err, new(notRegularError)) {
+		return
+	}
+	if err != nil {
+		r.fail(name, "cannot read %s: %v", name, err)
+		return
+	}
+	if k, ok := keyOf(info); ok {
+		if r.ids[k] {
+			return
+		}
+		r.ids[k] = true
+	}
+	r.add(filepath.ToSlash(name), b)
+}
+
+// walkDir lists the *.wf files under dir, sorted.
+func walkDir(dir string, fail func(path, format string, a ...any)) []string {
+	var files []string
+	werr := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			fail(p, "cannot read %s: %v", p, unwrapPathError(err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".wf") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if werr != nil {
+		fail(dir, "cannot read %s: %v", dir, werr)
+	}
+	sort.Strings(files)
+	return files
 }
 
 func unwrapPathError(err error) error {
@@ -129,23 +169,70 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-func readFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, unwrapPathError(err)
+// notRegularError refuses a FIFO, a device, a socket or a directory where a
+// file is read: reading one may block for ever or never end.
+type notRegularError struct{ mode fs.FileMode }
+
+func (e notRegularError) Error() string {
+	kind := "a special file"
+	switch {
+	case e.mode&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case e.mode&fs.ModeSocket != 0:
+		kind = "a socket"
+	case e.mode&fs.ModeDevice != 0:
+		kind = "a device"
+	case e.mode.IsDir():
+		kind = "a directory"
 	}
-	defer f.Close()
-	return readAll(f)
+	return "not a regular file (" + kind + ")"
 }
 
-// readAll reads at most lexer.MaxFileSize bytes; a larger input is refused.
+// errTooLarge refuses a file beyond what positions can address.
+var errTooLarge = fmt.Errorf("larger than %d bytes, the most wfc reads", lexer.MaxFileSize)
+
+// readFile reads a regular file of at most lexer.MaxFileSize bytes. It opens
+// without blocking and checks the type and size before reading a byte.
+func readFile(name string) ([]byte, fs.FileInfo, error) {
+	f, err := openNoBlock(name)
+	if err != nil {
+		return nil, nil, unwrapPathError(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, unwrapPathError(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, notRegularError{info.Mode()}
+	}
+	if info.Size() > lexer.MaxFileSize {
+		return nil, nil, errTooLarge
+	}
+	b, err := readAll(f)
+	return b, info, err
+}
+
+// readStdin reads standard input; when it is a regular file (`< big.wf`),
+// its size is checked before a byte is read, as for a named file.
+func readStdin(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > lexer.MaxFileSize {
+			return nil, errTooLarge
+		}
+	}
+	return readAll(r)
+}
+
+// readAll reads at most lexer.MaxFileSize bytes; a larger input is refused
+// as soon as the limit is passed.
 func readAll(r io.Reader) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, lexer.MaxFileSize+1))
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
 	if len(b) > lexer.MaxFileSize {
-		return nil, fmt.Errorf("larger than %d bytes, the most wfc reads", lexer.MaxFileSize)
+		return nil, errTooLarge
 	}
 	return b, nil
 }
@@ -157,19 +244,9 @@ type analysis struct {
 	diags  []diag.Diagnostic // sorted, de-duplicated
 }
 
-// analyze parses and checks the loaded files as one program.
+// analyze parses, checks and lints the loaded files as one program, through
+// the library pipeline (the same call the language server makes).
 func analyze(l *loaded) *analysis {
-	prog, ds := parser.Parse(l.sources, parser.Options{})
-	res := check.Check(prog)
-	ds = append(ds, res.Diags...)
-	ds = append(ds, codegen.Lints(res)...)
-	var ignores []diag.Ignore
-	for _, f := range prog.Files {
-		ignores = append(ignores, f.Ignores...)
-	}
-	ds = diag.Suppress(ds, ignores, func(code string) bool {
-		c, ok := diag.Lookup(code)
-		return !ok || c.Severity == diag.Error
-	})
-	return &analysis{prog: prog, result: res, diags: diag.Sort(ds, l.order)}
+	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{Settings: l.settings})
+	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics}
 }

@@ -1,7 +1,7 @@
 // Command wfc is the compiler and validator of the workflow language:
 // `wfc check` reports every syntax and meaning error, `wfc schedule` prints
 // each retry policy's resolved schedule, `wfc explain` documents every
-// diagnostic code. See README.md and LANGUAGE.md.
+// diagnostic code. See README.md and docs/language.md.
 package main
 
 import (
@@ -23,7 +23,7 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// Exit statuses (LANGUAGE.md §8).
+// Exit statuses (README.md, "wfc check").
 const (
 	exitOK    = 0
 	exitFound = 1 // an error diagnostic, or with --strict a warning
@@ -56,7 +56,11 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 
   wfc check PATH...      report every syntax and meaning problem
   wfc schedule PATH...   print the resolved retry schedule of every policy
-  wfc explain CODE       explain a diagnostic code, with examples`,
+  wfc explain CODE       explain a diagnostic code, with examples
+  wfc fmt PATH...        lay files out in the canonical form
+  wfc graph PATH...      draw each workflow as a state machine (Mermaid, DOT)
+  wfc export temporal    write the policies of PATH... as Temporal RetryPolicies
+  wfc lsp                the language server (LSP 3.17 over stdio)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -69,6 +73,10 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newCheckCmd(stdin, stdout, stderr))
 	root.AddCommand(newScheduleCmd(stdin, stdout, stderr))
 	root.AddCommand(newExplainCmd(stdout))
+	root.AddCommand(newFmtCmd(stdin, stdout, stderr))
+	root.AddCommand(newGraphCmd(stdin, stdout, stderr))
+	root.AddCommand(newExportCmd(stdin, stdout, stderr))
+	root.AddCommand(newLSPCmd(stdin, stdout, stderr))
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print wfc's version",
@@ -78,6 +86,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			return nil
 		},
 	})
+	strictUsage(root)
 	return root
 }
 

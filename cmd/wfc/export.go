@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/codegen/temporal"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// `wfc export temporal` is its own command rather than a `schedule
+// --format`: it writes a different document (the engine's policy, not the
+// table), reports its own warnings (WF4xx) and has --strict, which a table
+// format does not. docs/temporal.md documents it.
+
+type exportFlags struct {
+	strict    bool
+	stdinName string
+}
+
+func newExportCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "export TARGET [flags] PATH...",
+		Short: "Export every policy for a workflow engine (temporal)",
+		Long: `Export writes every policy consumer's policy in a workflow engine's own form.
+
+  wfc export temporal PATH...   Temporal RetryPolicy per durable step (JSON),
+                                windows and waits per milestone
+
+What the engine cannot express is reported as a WF4xx warning on standard
+error (see ` + "`wfc explain WF401`" + ` and docs/temporal.md), never changed silently.
+
+Exit status: 0 exported; 1 the program has errors (nothing is exported),
+or with --strict a WF4xx warning; 2 usage error or an unreadable path.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return fmt.Errorf("name a target: wfc export temporal PATH...")
+		},
+	}
+	var f exportFlags
+	tc := &cobra.Command{
+		Use:   "temporal [flags] PATH...",
+		Short: "Export Temporal RetryPolicies (steps) and windows (milestones) as JSON",
+		Long: `Temporal writes, per durable step, Temporal's RetryPolicy in its API's JSON
+form (initialInterval, backoffCoefficient, maximumInterval, maximumAttempts)
+and, per milestone, the windows and waits that workflow code runs
+(integration/temporal runs them). What Temporal cannot express is a WF4xx
+warning. See docs/temporal.md.`,
+		Args: cobra.MinimumNArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"wf"}, cobra.ShellCompDirectiveFilterFileExt
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExportTemporal(f, args, stdin, stdout, stderr)
+		},
+	}
+	fl := tc.Flags()
+	fl.BoolVar(&f.strict, "strict", false, "a WF4xx warning fails the export (exit 1)")
+	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input)")
+	cmd.AddCommand(tc)
+	return cmd
+}
+
+// exportTemporal lowers a checked program and exports it; the diagnostics
+// are the export's WF4xx warnings, sorted.
+func exportTemporal(l *loaded, a *analysis) ([]*temporal.Entry, []diag.Diagnostic) {
+	es, ds := temporal.Export(codegen.Lower(a.result, codegen.Options{}))
+	return es, diag.Sort(ds, l.order)
+}
+
+func runExportTemporal(f exportFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	l := load(args, stdin, f.stdinName, stderr)
+	defer limitMemory(l)()
+	a := analyze(l)
+	if errs, _ := diag.Counts(a.diags); errs > 0 {
+		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
+			return err
+		}
+		fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
+		fmt.Fprintln(stderr, "wfc: the program has errors, so nothing is exported")
+		if l.failed {
+			return exitError{exitUsage}
+		}
+		return exitError{exitFound}
+	}
+	es, ds := exportTemporal(l, a)
+	if len(ds) > 0 {
+		if err := diag.WriteText(stderr, ds, l.bytes, diag.TextOptions{}); err != nil {
+			return err
+		}
+	}
+	w := bufio.NewWriter(stdout)
+	err := temporal.WriteJSON(w, es)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return exitFor(l, ds, f.strict)
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/spf13/cobra"
+	"github.com/wfc-lang/wfc/codegen/format"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// fmtStdinName names standard input in fmt's messages.
+const fmtStdinName = "<stdin>"
+
+type fmtFlags struct {
+	list, write, diff, check bool
+}
+
+func newFmtCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var f fmtFlags
+	cmd := &cobra.Command{
+		Use:   "fmt [-l] [-w] [-d] [--check] PATH...",
+		Short: "Lay out workflow files in the canonical form",
+		Long: `fmt lays out each file in the canonical form (docs/fmt.md): only white space
+changes, comments keep their place. PATH is a file, a directory (every *.wf
+below it) or - for standard input. Without flags it prints the formatted text.
+
+Exit status: 0 done; 1 a file has syntax errors (it is not formatted) or, with
+--check, a file is not formatted; 2 a path could not be read or written.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runFmt(f, args, stdin, stdout, stderr, osFS)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVarP(&f.list, "list", "l", false, "list the files whose layout differs from the canonical one")
+	fl.BoolVarP(&f.write, "write", "w", false, "rewrite the files that differ, in place (atomically)")
+	fl.BoolVarP(&f.diff, "diff", "d", false, "print a unified diff of the changes")
+	fl.BoolVar(&f.check, "check", false, "exit 1 if any file is not formatted (for CI); prints nothing else unless -l or -d")
+	return cmd
+}
+
+// runFmt formats every file of args. Each file is handled on its own: one
+// with syntax errors or one that cannot be written does not stop the rest.
+func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fileSystem) error {
+	l := load(args, stdin, fmtStdinName, stderr)
+	out := bufio.NewWriter(stdout)
+	printing := !f.list && !f.write && !f.diff && !f.check
+	status := exitOK
+	raise := func(s int) { status = max(status, s) }
+	for _, name := range l.order {
+		src := l.bytes[name]
+		formatted, err := format.Source(name, src)
+		var se *format.SyntaxError
+		if errors.As(err, &se) {
+			if werr := diag.WriteText(stderr, se.Diags, l.bytes, diag.TextOptions{}); werr != nil {
+				return werr
+			}
+		}
+		if err != nil {
+			notef(stderr, "not formatting %s: it has %s", name, strings.TrimPrefix(err.Error(), "the source has "))
+			raise(exitFound)
+			continue
+		}
+		changed := formatted != src
+		isStdin := l.fromStdin && name == fmtStdinName
+		if printing || f.write && isStdin {
+			out.WriteString(formatted)
+		}
+		if !changed {
+			continue
+		}
+		if f.list {
+			fmt.Fprintln(out, name)
+		}
+		if f.diff {
+			out.WriteString(fmtDiff(name, src, formatted))
+		}
+		if f.check {
+			raise(exitFound)
+		}
+		if f.write && !isStdin {
+			if err := writeThrough(fsys, name, formatted); err != nil {
+				notef(stderr, "cannot write %s: %v", name, err)
+				raise(exitUsage)
+			}
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if l.failed {
+		raise(exitUsage)
+	}
+	if status != exitOK {
+		return exitError{status}
+	}
+	return nil
+}
+
+// writeThrough replaces the file name refers to, following symbolic links so
+// that the link stays a link and its target gets the new text. The write is
+// atomic and keeps the file's mode (see writeAtomic).
+func writeThrough(fsys fileSystem, name, data string) error {
+	target, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	return fsys.writeAtomic(target, data)
+}
+
+// fmtDiff is the unified diff of a file's formatting. Formatting may move
+// many lines, so it takes a minimal line diff (Myers, as gopls computes it)
+// rather than the local one --fix --diff uses for its few small edits.
+func fmtDiff(name, old, new string) string {
+	d, err := udiff.ToUnified("a/"+name, "b/"+name, old, udiff.Lines(old, new), udiff.DefaultContextLines)
+	if err != nil {
+		return unifiedDiff(name, old, new) // cannot happen: the edits come from old
+	}
+	return d
+}

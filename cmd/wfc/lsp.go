@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wfc-lang/wfc/internal/lsp"
+)
+
+// stdio joins standard input and output into the server's stream.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+func newLSPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "lsp",
+		Short: "Run the language server (LSP 3.17 over standard input and output)",
+		Long: `Lsp runs wfc's language server for editors: diagnostics as you type, the
+resolved schedule on hover, fixes as code actions, go to definition, find
+references, rename, symbols, inlay hints and completion. It speaks the
+Language Server Protocol over standard input and output and logs to
+standard error. See docs/lsp.md for editor set-up.
+
+It exits 0 after the client's shutdown and exit, and 1 after exit alone.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			lsp.Version = version()
+			s := lsp.New(lsp.Options{Log: stderr})
+			if code := s.Serve(context.Background(), stdio{stdin, stdout}); code != 0 {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,139 @@
+package lsp
+
+import (
+	"context"
+	"github.com/wfc-lang/wfc/parser"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wfc-lang/wfc/internal/corpus"
+	"github.com/wfc-lang/wfc/internal/lsp/protocol"
+)
+
+// benchEdits times a one-character edit in the first file of a generated
+// workspace, from didChange to the publication of that version's
+// diagnostics (no debounce): the server's time per keystroke.
+func benchEdits(b *testing.B, lines, files int) {
+	gen := corpus.Generate(lines, files)
+	ws := map[string]string{}
+	var size int
+	for _, f := range gen {
+		ws[f.Name] = f.Src
+		size += len(f.Src)
+	}
+	c := start(b, ws)
+	name, src := gen[0].Name, gen[0].Src
+	c.open(name, src)
+	c.version(name, 1)
+	// Type and delete a space inside the first workflow's body.
+	p := at(src, "Autostart", 0, 0)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; i < b.N; i++ {
+		v := int32(i + 2)
+		if i%2 == 0 {
+			c.edit(name, v, protocol.Range{Start: p, End: p}, " ")
+		} else {
+			c.edit(name, v, protocol.Range{Start: p, End: protocol.Position{Line: p.Line, Character: p.Character + 1}}, "")
+		}
+		c.version(name, v)
+	}
+	b.StopTimer()
+	reportCPU(b, cpu)
+	reportRSS(b)
+}
+
+func BenchmarkEdit2000Lines(b *testing.B)           { benchEdits(b, 2000, 1) }
+func BenchmarkEdit100Files100000Lines(b *testing.B) { benchEdits(b, 100000, 100) }
+
+// BenchmarkOpenWorkspace times initialize, reading 100 files of 100,000
+// lines, and the first diagnostics of an opened file.
+func BenchmarkOpenWorkspace(b *testing.B) {
+	gen := corpus.Generate(100000, 100)
+	ws := map[string]string{}
+	for _, f := range gen {
+		ws[f.Name] = f.Src
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		c := startRaw(b, ws)
+		b.StartTimer()
+		c.initialize()
+		c.open(gen[0].Name, gen[0].Src)
+		c.version(gen[0].Name, 1)
+		b.StopTimer()
+		reportRSS(b)
+		_ = c.srv.Exit(c.ctx)
+		<-c.exit
+		b.StartTimer()
+	}
+}
+
+// cpuTime is the process's user+system CPU time so far. The machine is
+// shared, so wall time per op varies with the load; CPU time per op does
+// much less.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
+// reportRSS reports the process's resident memory (server and client).
+func reportRSS(b *testing.B) {
+	st, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for _, l := range strings.Split(string(st), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmRSS:" {
+			kb, _ := strconv.Atoi(f[1])
+			b.ReportMetric(float64(kb)/1024, "RSS-MB")
+		}
+	}
+}
+
+// benchAnalyze times the analysis alone after a one-character edit: the
+// edited file is parsed again, the program checked, lowered, linted.
+func benchAnalyze(b *testing.B, lines, files int) {
+	gen := corpus.Generate(lines, files)
+	var srcs []parser.Source
+	var size int
+	for _, f := range gen {
+		srcs = append(srcs, parser.Source{Name: f.Name, Src: f.Src})
+		size += len(f.Src)
+	}
+	pc := newParseCache()
+	analyze(context.Background(), pc, srcs)
+	orig := srcs[0].Src
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			srcs[0].Src = strings.Replace(orig, "Autostart", " Autostart", 1)
+		} else {
+			srcs[0].Src = orig
+		}
+		if r := analyze(context.Background(), pc, srcs); r.err != nil {
+			b.Fatal(r.err)
+		}
+	}
+	reportCPU(b, cpu)
+}
+
+func BenchmarkAnalyze2000Lines(b *testing.B)           { benchAnalyze(b, 2000, 1) }
+func BenchmarkAnalyze100Files100000Lines(b *testing.B) { benchAnalyze(b, 100000, 100) }

@@ -1,0 +1,165 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wfc-lang/wfc/internal/lsp/protocol"
+)
+
+// Version is what initialize reports as the server's version.
+var Version = "(devel)"
+
+// Initialize negotiates the position encoding, reads the workspace folders
+// and says what the server can do.
+func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	var offered []protocol.PositionEncodingKind
+	if g := p.Capabilities.General; g != nil {
+		offered = g.PositionEncodings
+	}
+	enc := negotiate(offered)
+	var dirs []string
+	if fs, ok := p.WorkspaceFolders.Get(); ok {
+		for _, f := range fs {
+			if f.URI.IsFile() {
+				dirs = append(dirs, nameOf(f.URI))
+			}
+		}
+	}
+	if len(dirs) == 0 && p.RootURI != nil && p.RootURI.IsFile() {
+		dirs = append(dirs, nameOf(*p.RootURI))
+	}
+	s.ck.read(func(ws *workspace) {
+		for _, d := range dirs {
+			ws.addFolder(d, s.logf)
+		}
+	})
+	s.mu.Lock()
+	s.state, s.enc = running, enc
+	s.mu.Unlock()
+	return &protocol.InitializeResult{
+		Capabilities: capabilities(enc),
+		ServerInfo:   protocol.ServerInfo{Name: "wfc", Version: protocol.NewOptional(Version)},
+	}, nil
+}
+
+// FixAllKind is the code action kind that applies every machine-applicable
+// fix of a file.
+const FixAllKind protocol.CodeActionKind = "source.fixAll.wfc"
+
+func capabilities(enc encoding) protocol.ServerCapabilities {
+	yes := true
+	change := protocol.TextDocumentSyncKindIncremental
+	return protocol.ServerCapabilities{
+		PositionEncoding:        enc.kind(),
+		TextDocumentSync:        &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &change},
+		HoverProvider:           protocol.Boolean(true),
+		DefinitionProvider:      protocol.Boolean(true),
+		ReferencesProvider:      protocol.Boolean(true),
+		RenameProvider:          &protocol.RenameOptions{PrepareProvider: &yes},
+		DocumentSymbolProvider:  protocol.Boolean(true),
+		WorkspaceSymbolProvider: protocol.Boolean(true),
+		InlayHintProvider:       protocol.Boolean(true),
+		CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
+			protocol.CodeActionKindQuickFix, protocol.CodeActionKindSourceFixAll, FixAllKind}},
+		CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{".", " "}},
+		DiagnosticProvider: &protocol.DiagnosticOptions{InterFileDependencies: true},
+	}
+}
+
+// Initialized starts the first check of the workspace.
+func (s *Server) Initialized(ctx context.Context, p *protocol.InitializedParams) error {
+	s.ck.update(func(*workspace) {})
+	return nil
+}
+
+// Shutdown stops checking; only `exit` is accepted after it.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.state = shutDown
+	s.mu.Unlock()
+	s.ck.stop()
+	return nil
+}
+
+func (s *Server) encoding() encoding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.enc
+}
+
+// DidOpen makes the buffer override the file on disk.
+func (s *Server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	d := &document{uri: p.TextDocument.URI, version: p.TextDocument.Version, text: newText(p.TextDocument.Text)}
+	s.ck.update(func(ws *workspace) { ws.open[nameOf(d.uri)] = d })
+	return nil
+}
+
+// DidChange applies the changes in order: ranges (incremental sync) or the
+// whole text. A change that does not fit the buffer is refused whole and
+// logged, and the buffer stays as it was.
+func (s *Server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {
+	name := nameOf(p.TextDocument.URI)
+	enc := s.encoding()
+	var err error
+	s.ck.update(func(ws *workspace) {
+		d := ws.open[name]
+		if d == nil {
+			err = fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
+			return
+		}
+		t := d.text
+		for _, ch := range p.ContentChanges {
+			switch ch := ch.(type) {
+			case *protocol.TextDocumentContentChangePartial:
+				var src string
+				if src, err = t.apply(ch.Range, ch.Text, enc); err != nil {
+					return
+				}
+				t = newText(src)
+			case *protocol.TextDocumentContentChangeWholeDocument:
+				t = newText(ch.Text)
+			}
+		}
+		d.text, d.version = t, p.TextDocument.Version
+	})
+	return err
+}
+
+// DidClose hands the file back to the disk (or drops a buffer that is not
+// a file of the workspace).
+func (s *Server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	name := nameOf(p.TextDocument.URI)
+	s.ck.update(func(ws *workspace) {
+		delete(ws.open, name)
+		if p.TextDocument.URI.IsFile() && ws.inFolders(name) {
+			ws.reload(name, s.logf)
+		}
+	})
+	return nil
+}
+
+// DidSave needs nothing: the buffer is already the program's text.
+func (s *Server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	return nil
+}
+
+// DidChangeWatchedFiles re-reads the files that changed on disk.
+func (s *Server) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	s.ck.update(func(ws *workspace) {
+		for _, ev := range p.Changes {
+			if !ev.URI.IsFile() {
+				continue
+			}
+			name := nameOf(ev.URI)
+			if ev.Type == protocol.FileChangeTypeDeleted {
+				delete(ws.disk, name)
+				continue
+			}
+			if len(name) > 3 && name[len(name)-3:] == ".wf" {
+				ws.reload(name, s.logf)
+			}
+		}
+	})
+	return nil
+}

@@ -1,0 +1,191 @@
+package lsp
+
+import (
+	"reflect"
+	"strings"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// reparseDecl re-parses only the top-level declaration an edit falls in,
+// when that is certain to give what parsing the whole file gives:
+//   - the old file parsed without any diagnostic, and so does the new
+//     declaration, which must end exactly where the old one (moved by the
+//     edit) ended;
+//   - the edit lies strictly inside the declaration (its first keyword and
+//     its closing brace untouched);
+//   - the declaration's first line holds only ASCII before it, and the next
+//     declaration starts on a later line than it ends (so columns stay).
+//
+// The declaration is parsed from the new text with everything before it
+// blanked to spaces (line breaks kept), so its positions come out exact.
+// Declarations before it are reused; those after it are copied with their
+// positions moved by the edit. Anything else returns ok == false, and the
+// caller parses the whole file.
+func reparseDecl(old *parsed, name, src string) (p *parsed, ok bool) {
+	defer func() {
+		if recover() != nil {
+			p, ok = nil, false
+		}
+	}()
+	if old == nil || len(old.diags) > 0 || old.file == nil || old.file.Overwhelmed {
+		return nil, false
+	}
+	o := old.src
+	pre := 0
+	for pre < len(o) && pre < len(src) && o[pre] == src[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(o)-pre && suf < len(src)-pre && o[len(o)-1-suf] == src[len(src)-1-suf] {
+		suf++
+	}
+	delta := len(src) - len(o)
+	k := -1
+	for i, d := range old.file.Decls {
+		r := declRange(d)
+		if int(r.Start.Offset) < pre && len(o)-suf < int(r.End.Offset) {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		return nil, false
+	}
+	r := declRange(old.file.Decls[k])
+	start, end := int(r.Start.Offset), int(r.End.Offset)+delta
+	lineStart := strings.LastIndexAny(src[:start], "\r\n") + 1
+	for i := lineStart; i < start; i++ {
+		if src[i] >= 0x80 {
+			return nil, false
+		}
+	}
+	if k+1 < len(old.file.Decls) && declRange(old.file.Decls[k+1]).Start.Line <= r.End.Line {
+		return nil, false
+	}
+	lx := lexer.Lex(name, src)
+	if len(lx.Diags) > 0 {
+		return nil, false
+	}
+	blank := []byte(src[:end])
+	for i := 0; i < start; i++ {
+		if blank[i] != '\n' && blank[i] != '\r' {
+			blank[i] = ' '
+		}
+	}
+	prog, ds := parser.Parse([]parser.Source{{Name: name, Src: string(blank)}}, parser.Options{Workers: 1})
+	if len(ds) > 0 || len(prog.Files) != 1 || len(prog.Files[0].Decls) != 1 {
+		return nil, false
+	}
+	nd := prog.Files[0].Decls[0]
+	if nr := declRange(nd); int(nr.Start.Offset) != start || int(nr.End.Offset) != end {
+		return nil, false
+	}
+	eof := lx.Tokens[len(lx.Tokens)-1]
+	nf := &ast.File{Name: name, Src: src, Ignores: lx.Ignores,
+		Range: diag.Range{Start: diag.Pos{Line: 1, Column: 1}, End: diag.MakePos(int(eof.Line), int(eof.Col), int(eof.Off))}}
+	dLine := int32(strings.Count(src[start:end], "\n") - strings.Count(o[start:r.End.Offset], "\n"))
+	if strings.ContainsRune(src[start:end], '\r') || strings.ContainsRune(o[start:r.End.Offset], '\r') {
+		return nil, false // \r alone counts as a line break for some and not others
+	}
+	for i, d := range old.file.Decls {
+		switch {
+		case i < k:
+			nf.Decls = append(nf.Decls, rehome(d, nf))
+		case i == k:
+			nf.Decls = append(nf.Decls, rehome(nd, nf))
+		default:
+			nf.Decls = append(nf.Decls, shiftCopy(reflect.ValueOf(d), int32(delta), dLine, nf).Interface().(ast.Decl))
+		}
+	}
+	return &parsed{src: src, file: nf}, true
+}
+
+func declRange(d ast.Decl) diag.Range {
+	switch d := d.(type) {
+	case *ast.Enum:
+		return d.Range
+	case *ast.Entity:
+		return d.Range
+	case *ast.Workflow:
+		return d.Range
+	}
+	panic("unknown declaration")
+}
+
+// rehome copies a declaration's top node so it points at its new file
+// (the nodes below are shared: trees are never changed once built).
+func rehome(d ast.Decl, f *ast.File) ast.Decl {
+	switch d := d.(type) {
+	case *ast.Enum:
+		c := *d
+		c.File = f
+		return &c
+	case *ast.Entity:
+		c := *d
+		c.File = f
+		return &c
+	case *ast.Workflow:
+		c := *d
+		c.File = f
+		return &c
+	}
+	panic("unknown declaration")
+}
+
+var (
+	posType  = reflect.TypeOf(diag.Pos{})
+	fileType = reflect.TypeOf(&ast.File{})
+)
+
+// shiftCopy deep-copies a syntax tree, moving every position by dOff bytes
+// and dLine lines, and pointing every *ast.File at f. It panics on a node
+// with unexported fields (reparseDecl then falls back to a full parse).
+func shiftCopy(v reflect.Value, dOff, dLine int32, f *ast.File) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		if v.Type() == fileType {
+			return reflect.ValueOf(f)
+		}
+		n := reflect.New(v.Type().Elem())
+		n.Elem().Set(shiftCopy(v.Elem(), dOff, dLine, f))
+		return n
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.New(v.Type()).Elem()
+		n.Set(shiftCopy(v.Elem(), dOff, dLine, f))
+		return n
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := 0; i < v.Len(); i++ {
+			n.Index(i).Set(shiftCopy(v.Index(i), dOff, dLine, f))
+		}
+		return n
+	case reflect.Struct:
+		if v.Type() == posType {
+			p := v.Interface().(diag.Pos)
+			p.Offset += dOff
+			p.Line += dLine
+			return reflect.ValueOf(p)
+		}
+		n := reflect.New(v.Type()).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			n.Field(i).Set(shiftCopy(v.Field(i), dOff, dLine, f))
+		}
+		return n
+	case reflect.Map:
+		panic("maps are not copied")
+	}
+	return v
+}

@@ -1,0 +1,231 @@
+// Package lsp is wfc's language server: `wfc lsp` speaks the Language Server
+// Protocol over standard input and output, so any LSP editor gets the whole
+// checker live — diagnostics as you type, the resolved retry schedule on
+// hover, fixes as code actions, navigation and rename across the workspace.
+//
+// The workspace is the program: every *.wf file under the workspace folders
+// is read from disk, open buffers override the disk, and the library
+// pipeline checks them together after each (debounced) change. Requests are
+// answered from a snapshot: the analysis of one exact version of every file.
+//
+// The LSP library sits behind package protocol, so it could be swapped.
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wfc-lang/wfc/internal/lsp/protocol"
+)
+
+// Options tune a server.
+type Options struct {
+	// Debounce is how long the server waits after a change before it
+	// re-checks, so a burst of keystrokes costs one check. Zero means
+	// DefaultDebounce; negative means no wait.
+	Debounce time.Duration
+	// Log receives the server's log lines (stderr for `wfc lsp`); nil
+	// discards them.
+	Log io.Writer
+	// DocsBase is the URL that diagnostic codes link to (codeDescription):
+	// DocsBase + "#diagnostics" (the catalogue; `wfc explain` and hover give each code's text). Empty means DefaultDocsBase.
+	DocsBase string
+}
+
+// DefaultDebounce is the pause after a keystroke before the re-check.
+const DefaultDebounce = 30 * time.Millisecond
+
+// DefaultDocsBase is where codeDescription links point: the diagnostic
+// catalogue in the repository's README.
+const DefaultDocsBase = "https://github.com/wfc-lang/wfc/blob/main/README.md"
+
+// Exit statuses of Serve, as the specification asks.
+const (
+	ExitClean    = 0 // `exit` after `shutdown`
+	ExitNoShtdwn = 1 // `exit` without `shutdown`, or the stream ended first
+)
+
+// lifecycle is where the server is between initialize and exit.
+type lifecycle int
+
+const (
+	uninitialized lifecycle = iota
+	running
+	shutDown
+)
+
+// Server is one language-server session.
+type Server struct {
+	protocol.UnimplementedServer
+
+	opt    Options
+	log    *log.Logger
+	client protocol.Client
+
+	mu      sync.Mutex
+	state   lifecycle
+	enc     encoding
+	exited  chan int // receives the exit status once
+	exitSet bool
+
+	ck *checker
+
+	inflight map[protocol.ID]context.CancelFunc // requests running, for $/cancelRequest
+
+	// panicOn makes a method panic, to test recovery.
+	panicOn atomic.Value // string
+}
+
+// New returns a server; Serve runs it.
+func New(opt Options) *Server {
+	if opt.Debounce == 0 {
+		opt.Debounce = DefaultDebounce
+	}
+	if opt.DocsBase == "" {
+		opt.DocsBase = DefaultDocsBase
+	}
+	w := opt.Log
+	if w == nil {
+		w = io.Discard
+	}
+	s := &Server{opt: opt, log: log.New(w, "wfc lsp: ", log.LstdFlags|log.Lmicroseconds), exited: make(chan int, 1), inflight: map[protocol.ID]context.CancelFunc{}}
+	s.ck = newChecker(s)
+	return s
+}
+
+// Serve runs the server over rwc (standard input and output for `wfc lsp`)
+// until the client sends `exit` or closes the stream, and returns the exit
+// status: 0 after shutdown and exit, 1 otherwise.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	conn := protocol.NewConn(rwc)
+	s.client = protocol.ClientDispatcher(conn)
+	conn.Go(ctx, s.handle)
+	var code int
+	select {
+	case code = <-s.exited:
+	case <-conn.Done():
+		code = ExitNoShtdwn
+		s.mu.Lock()
+		if s.state == shutDown {
+			code = ExitClean
+		}
+		s.mu.Unlock()
+	case <-ctx.Done():
+		code = ExitNoShtdwn
+	}
+	s.ck.stop()
+	go conn.Close() // may wait for in-flight handlers; the process is leaving
+	return code
+}
+
+// syncMethods are handled in wire order on the reader goroutine: they change
+// the documents, so every later request must see them.
+var syncMethods = map[string]bool{
+	protocol.MethodInitialize:                         true,
+	protocol.MethodInitialized:                        true,
+	protocol.MethodShutdown:                           true,
+	protocol.MethodExit:                               true,
+	protocol.MethodTextDocumentDidOpen:                true,
+	protocol.MethodTextDocumentDidChange:              true,
+	protocol.MethodTextDocumentDidClose:               true,
+	protocol.MethodTextDocumentDidSave:                true,
+	protocol.MethodWorkspaceDidChangeWatchedFiles:     true,
+	protocol.MethodWorkspaceDidChangeWorkspaceFolders: true,
+}
+
+// handle is the middleware around the typed dispatch: lifecycle rules,
+// ordering, and recovery — a panic in a handler becomes an error response
+// (or, for a notification, a log line), never a dead server.
+func (s *Server) handle(ctx context.Context, req *protocol.Request) (result any, err error) {
+	method := req.Method()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Printf("panic in %s: %v\n%s", method, r, debug.Stack())
+			result, err = nil, protocol.Errorf(protocol.CodeInternalError, "wfc lsp: internal error in %s: %v", method, r)
+		}
+	}()
+	s.mu.Lock()
+	st := s.state
+	s.mu.Unlock()
+	switch {
+	case method == protocol.MethodExit:
+		s.exit()
+		return nil, nil
+	case st == uninitialized && method != protocol.MethodInitialize:
+		if !req.IsCall() {
+			return nil, nil // notifications before initialize are dropped
+		}
+		return nil, protocol.Errorf(protocol.CodeServerNotInitialized, "wfc lsp: %s before initialize", method)
+	case st != uninitialized && method == protocol.MethodInitialize:
+		return nil, protocol.Errorf(protocol.CodeInvalidRequest, "wfc lsp: initialize sent twice")
+	case st == shutDown && req.IsCall():
+		return nil, protocol.Errorf(protocol.CodeInvalidRequest, "wfc lsp: %s after shutdown", method)
+	}
+	if method == protocol.MethodCancelRequest {
+		if id, ok := protocol.CancelledID(req.Params()); ok {
+			s.mu.Lock()
+			if cancel := s.inflight[id]; cancel != nil {
+				cancel()
+			}
+			s.mu.Unlock()
+		}
+		return nil, nil
+	}
+	// The request's own context is recycled by the transport once the
+	// handler returns: derive one that outlives it and that
+	// $/cancelRequest can cancel.
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	if req.IsCall() {
+		id := req.ID()
+		s.mu.Lock()
+		s.inflight[id] = cancel
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.inflight, id)
+			s.mu.Unlock()
+		}()
+	}
+	if req.IsCall() && !syncMethods[method] {
+		// Requests see the documents as of now, then run concurrently.
+		rctx = context.WithValue(rctx, genKey{}, s.ck.generation())
+		protocol.Async(ctx)
+	}
+	ctx = rctx
+	if m, _ := s.panicOn.Load().(string); m != "" && method == m {
+		panic("test panic")
+	}
+	res, err := protocol.Dispatch(ctx, s, req)
+	if err != nil && ctx.Err() != nil {
+		return nil, protocol.Errorf(protocol.CodeRequestCancelled, "wfc lsp: %s cancelled", method)
+	}
+	if err != nil && !req.IsCall() {
+		s.log.Printf("%s: %v", method, err)
+		return nil, nil
+	}
+	return res, err
+}
+
+func (s *Server) exit() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exitSet {
+		return
+	}
+	s.exitSet = true
+	code := ExitNoShtdwn
+	if s.state == shutDown {
+		code = ExitClean
+	}
+	s.exited <- code
+}
+
+// logf logs a line on the server's log.
+func (s *Server) logf(format string, args ...any) { s.log.Output(2, fmt.Sprintf(format, args...)) }

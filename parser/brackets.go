@@ -1,0 +1,140 @@
+package parser
+
+import "github.com/wfc-lang/wfc/lexer"
+
+// brackets is the parser's one bracket tracker: the splitter, the nesting
+// guard, the search for a matching bracket and the naming of an unclosed
+// one all use it. A closer pops to its matching opener, so a missing `)`
+// inside braces does not swallow the `}` that closes them, and `)` or `]`
+// never close past a `{`.
+//
+// Each kind of opener keeps the stack positions where it stands, so finding
+// the opener a closer matches costs O(1) amortised, whatever the input:
+// `[`×N then `)`×N is linear, not quadratic.
+type brackets struct {
+	open  []openBracket
+	where [3][]int // per kind (see kindOf): indexes into open
+}
+
+type openBracket struct {
+	c   byte // '(', '[' or '{'
+	tok int  // token index
+}
+
+func kindOf(c byte) int {
+	switch c {
+	case '(', ')':
+		return 0
+	case '[', ']':
+		return 1
+	}
+	return 2
+}
+
+// bracketAt returns token i's bracket character, or 0.
+func (fp *fileParser) bracketAt(i int) byte {
+	t := fp.toks[i]
+	if t.Kind != lexer.Punct || t.End-t.Off != 1 {
+		return 0
+	}
+	switch c := fp.src[t.Off]; c {
+	case '(', ')', '[', ']', '{', '}':
+		return c
+	}
+	return 0
+}
+
+func isOpener(c byte) bool { return c == '(' || c == '[' || c == '{' }
+
+// push opens bracket c at token tok.
+func (b *brackets) push(c byte, tok int) {
+	k := kindOf(c)
+	b.where[k] = append(b.where[k], len(b.open))
+	b.open = append(b.open, openBracket{c, tok})
+}
+
+// close pops to the opener matching c. It reports whether there was one,
+// and how many brackets it closed (more than one: some were left open).
+func (b *brackets) close(c byte) (ok bool, popped int) {
+	w := b.where[kindOf(c)]
+	if len(w) == 0 {
+		return false, 0
+	}
+	at := w[len(w)-1]
+	if c != '}' {
+		if braces := b.where[2]; len(braces) > 0 && braces[len(braces)-1] > at {
+			return false, 0 // a `)` never closes past a `{`
+		}
+	}
+	popped = len(b.open) - at
+	b.open = b.open[:at]
+	for k := range b.where {
+		for len(b.where[k]) > 0 && b.where[k][len(b.where[k])-1] >= at {
+			b.where[k] = b.where[k][:len(b.where[k])-1]
+		}
+	}
+	return true, popped
+}
+
+// depth is the number of open brackets.
+func (b *brackets) depth() int { return len(b.open) }
+
+// innermost returns the innermost open bracket.
+func (b *brackets) innermost() (openBracket, bool) {
+	if len(b.open) == 0 {
+		return openBracket{}, false
+	}
+	return b.open[len(b.open)-1], true
+}
+
+func (b *brackets) reset() {
+	b.open = b.open[:0]
+	for k := range b.where {
+		b.where[k] = b.where[k][:0]
+	}
+}
+
+// track feeds token i to b and returns its bracket character (0 if none).
+func (fp *fileParser) track(b *brackets, i int) byte {
+	c := fp.bracketAt(i)
+	switch {
+	case c == 0:
+	case isOpener(c):
+		b.push(c, i)
+	default:
+		b.close(c)
+	}
+	return c
+}
+
+// matching returns the index of the bracket closing the one at open, or -1
+// when it is not closed by its own kind before hi.
+func (fp *fileParser) matching(open, hi int) int {
+	var b brackets
+	for i := open; i < hi; i++ {
+		c := fp.bracketAt(i)
+		switch {
+		case c == 0:
+		case isOpener(c):
+			b.push(c, i)
+		default:
+			if ok, popped := b.close(c); !ok || popped != 1 {
+				return -1
+			}
+			if b.depth() == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// openAt returns the innermost bracket still open at token at, counting
+// from token lo.
+func (fp *fileParser) openAt(lo, at int) (openBracket, bool) {
+	var b brackets
+	for i := lo; i < at; i++ {
+		fp.track(&b, i)
+	}
+	return b.innermost()
+}

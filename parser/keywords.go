@@ -1,0 +1,218 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// Misspelled and capitalised keywords (`evnet`, `Sate`, C#'s `State`, `On`,
+// `Goto`) are found before any parsing, in one pass over a file's tokens that
+// follows the nesting of declarations, members and statements (context). A
+// name that stands where a keyword may start something, is followed by the
+// shape that keyword needs (`Name(`, `Name {`, `Name;`…) and is close to the
+// keyword ignoring case, is reported once ("unknown keyword `evnet`; did you
+// mean `event`?", with a fix) and from then on read as that keyword
+// (fileParser.kw): the splitter, the shells and participle all see `event`,
+// so the name is declared and nothing downstream cascades.
+
+// context is what a `{ … }` holds, for choosing the keywords that may start
+// a piece inside it.
+type context uint8
+
+const (
+	ctxTop context = iota
+	ctxWorkflow
+	ctxState
+	ctxEntity
+	ctxSecurity
+	ctxSubscribe // milestones
+	ctxMilestone // a milestone's settings and outcomes
+	ctxStmts
+	ctxOther // enum members, a misplaced block…
+)
+
+// keywordsIn lists the keywords that may start a piece in each context,
+// with the shape of the tokens that must follow them.
+var keywordsIn = map[context][]keywordShape{
+	ctxTop:      {{"enum", shapeNameBrace}, {"entity", shapeNameBrace}, {"workflow", shapeNameBrace}},
+	ctxWorkflow: {{"event", shapeNameParen}, {"state", shapeNameBrace}, {"terminal", shapeTerminal}},
+	ctxState:    {{"subscribe", shapeNameParen}, {"on", shapeHandler}},
+	ctxEntity:   {{"security", shapeBrace}},
+	ctxSecurity: {{"allow", shapeOps}, {"deny", shapeOps}},
+	ctxStmts:    {{"goto", shapeNameSemi}},
+}
+
+type keywordShape struct {
+	word string
+	fits func(fp *fileParser, i int) bool // i: the token after the misspelled word
+}
+
+func shapeNameBrace(fp *fileParser, i int) bool { return fp.isIdent(i) && fp.isPunct(i+1, "{") }
+func shapeNameParen(fp *fileParser, i int) bool { return fp.isIdent(i) && fp.isPunct(i+1, "(") }
+func shapeNameSemi(fp *fileParser, i int) bool  { return fp.isIdent(i) && fp.isPunct(i+1, ";") }
+func shapeBrace(fp *fileParser, i int) bool     { return fp.isPunct(i, "{") }
+func shapeHandler(fp *fileParser, i int) bool   { return shapeNameBrace(fp, i) || shapeNameParen(fp, i) }
+func shapeTerminal(fp *fileParser, i int) bool {
+	return shapeNameBrace(fp, i) || fp.isIdent(i) && fp.text(i) == "error" && shapeNameBrace(fp, i+1)
+}
+func shapeOps(fp *fileParser, i int) bool {
+	return fp.isIdent(i) && (fp.isPunct(i+1, ",") || fp.isPunct(i+1, ";") || fp.is(i+1, "when"))
+}
+
+// isIdent reports whether token i is a name.
+func (fp *fileParser) isIdent(i int) bool { return i < len(fp.toks) && fp.toks[i].Kind == lexer.Ident }
+
+// isPunct reports whether token i is the punctuation s.
+func (fp *fileParser) isPunct(i int, s string) bool {
+	return i < len(fp.toks) && fp.toks[i].Kind == lexer.Punct && fp.text(i) == s
+}
+
+// findMisspelledKeywords walks the file once, tracking what each `{` opens,
+// and records in fp.kw every name that stands for a keyword.
+func (fp *fileParser) findMisspelledKeywords() {
+	stack := []context{ctxTop}
+	lead := -1 // first token of the piece in progress at this level
+	for i := 0; i < len(fp.toks)-1; i++ {
+		ctx := stack[len(stack)-1]
+		if lead < 0 {
+			lead = i
+			if fp.isIdent(i) && ctx != ctxOther {
+				fp.guessKeyword(i, ctx)
+			}
+		}
+		if fp.toks[i].Kind != lexer.Punct {
+			continue
+		}
+		switch fp.text(i) {
+		case "{":
+			stack = append(stack, inner(ctx, fp.leadWord(lead)))
+			lead = -1
+		case "}":
+			if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+			lead = -1
+		case ";":
+			lead = -1
+		case "[":
+			if ctx == ctxTop || ctx == ctxEntity {
+				lead = -1 // attributes come before the keyword or type
+			}
+		}
+	}
+}
+
+// leadWord is the keyword (or the name) that starts the piece at lead.
+func (fp *fileParser) leadWord(lead int) string {
+	if lead < 0 {
+		return ""
+	}
+	if k := fp.keywordAt(lead); k != "" {
+		return k
+	}
+	return fp.text(lead)
+}
+
+// inner is the context of a `{` opened in ctx by a piece starting with word.
+func inner(ctx context, word string) context {
+	switch {
+	case ctx == ctxTop && word == "workflow":
+		return ctxWorkflow
+	case ctx == ctxTop && word == "entity":
+		return ctxEntity
+	case ctx == ctxWorkflow && (word == "state" || word == "terminal"):
+		return ctxState
+	case ctx == ctxState && word == "subscribe":
+		return ctxSubscribe
+	case ctx == ctxSubscribe:
+		return ctxMilestone
+	case ctx == ctxState && word == "on", ctx == ctxMilestone, ctx == ctxStmts:
+		return ctxStmts // a handler's body, an outcome's, a case's, a step's
+	case ctx == ctxEntity && word == "security":
+		return ctxSecurity
+	}
+	return ctxOther
+}
+
+// guessKeyword records token i as the keyword it misspells, if one of those
+// allowed in ctx is close and its shape follows.
+func (fp *fileParser) guessKeyword(i int, ctx context) {
+	word := fp.text(i)
+	best, bestDist := "", 3
+	for _, k := range keywordsIn[ctx] {
+		if !k.fits(fp, i+1) {
+			continue
+		}
+		if d := keywordDistance(word, k.word); d < bestDist {
+			best, bestDist = k.word, d
+		}
+	}
+	if best == "" {
+		return
+	}
+	if fp.kw == nil {
+		fp.kw = map[int]string{}
+	}
+	fp.kw[i] = best
+	r := fp.tokRange(i)
+	msg := "unknown keyword `" + word + "`; did you mean `" + best + "`?"
+	caseOnly := strings.EqualFold(word, best)
+	if caseOnly {
+		msg = "unknown keyword `" + word + "`: keywords are lower case; did you mean `" + best + "`?"
+	}
+	d := fp.diags.Errorf(fp.file.Name, r, "WF001", msg)
+	d.Fixes = []diag.Fix{{Title: "replace `" + word + "` with `" + best + "`", MachineApplicable: caseOnly,
+		Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: best}}}}
+}
+
+// keywordDistance is the edit distance (with transpositions) between a word
+// and a keyword, ignoring case, or 3 (too far) when the word is not close
+// enough to be that keyword misspelled: one edit for keywords of up to four
+// letters, two for longer ones.
+func keywordDistance(word, kw string) int {
+	limit := 2
+	if len(kw) <= 4 {
+		limit = 1
+	}
+	if d := len(word) - len(kw); d > limit || -d > limit || len(word) > maxWord {
+		return 3
+	}
+	w := strings.ToLower(word)
+	if w == kw {
+		return 0
+	}
+	if d := editDistance(w, kw); d <= limit {
+		return d
+	}
+	return 3
+}
+
+// editDistance is the optimal string alignment distance of two short ASCII
+// strings (a keyword and a name of similar length, at most maxWord bytes).
+func editDistance(a, b string) int {
+	var rows [3][maxWord + 1]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// maxWord bounds the words compared: the longest keyword and two more.
+const maxWord = len("subscribe") + 2
