@@ -138,3 +138,66 @@ func (fp *fileParser) openAt(lo, at int) (openBracket, bool) {
 	}
 	return b.innermost()
 }
+
+// lostBrace finds, among tokens [lo, hi), the `{` whose `}` went missing,
+// by indentation: a `}` that starts its line left of the line of the `{` it
+// closes, and level with the line of an outer `{` still open, is that outer
+// block's `}`, so the inner `{` is the one left unclosed. It returns that
+// `{` and the first token after it that starts a line no deeper than the
+// `{`'s line: where its `}` belongs. Without such a sign (one-line code,
+// sloppy indentation) it returns ok false and the caller names the
+// innermost open bracket instead.
+func (fp *fileParser) lostBrace(lo, hi int) (open openBracket, at int, ok bool) {
+	var b brackets
+	indents := map[int]uint32{} // `{` token -> indentation of its line
+	indent := fp.indentOf(lo)
+	for i := lo; i < hi; i++ {
+		first := i == 0 || fp.toks[i].Line != fp.toks[i-1].Line
+		if first {
+			indent = fp.toks[i].Col
+		}
+		if first && fp.bracketAt(i) == '}' {
+			if top, ok := b.innermost(); ok && top.c == '{' && fp.toks[i].Col < indents[top.tok] &&
+				fp.levelWithOuter(&b, indents, fp.toks[i].Col) {
+				return top, fp.blockEnd(top.tok, indents[top.tok], i), true
+			}
+		}
+		if fp.track(&b, i) == '{' {
+			indents[i] = indent
+		}
+		if b.depth() > MaxNesting {
+			break // reported as too deep; this also keeps levelWithOuter short
+		}
+	}
+	return openBracket{}, 0, false
+}
+
+// levelWithOuter reports whether a `{` open below the innermost bracket of b
+// stands on a line indented by col.
+func (fp *fileParser) levelWithOuter(b *brackets, indents map[int]uint32, col uint32) bool {
+	for k := len(b.open) - 2; k >= 0; k-- {
+		if o := b.open[k]; o.c == '{' && indents[o.tok] == col {
+			return true
+		}
+	}
+	return false
+}
+
+// indentOf is the column of the first token on token i's line.
+func (fp *fileParser) indentOf(i int) uint32 {
+	for i > 0 && fp.toks[i-1].Line == fp.toks[i].Line {
+		i--
+	}
+	return fp.toks[i].Col
+}
+
+// blockEnd is the first token after the `{` at open, up to limit, that
+// starts a line indented no deeper than indent: where the block ends.
+func (fp *fileParser) blockEnd(open int, indent uint32, limit int) int {
+	for k := open + 1; k < limit; k++ {
+		if fp.toks[k].Line != fp.toks[k-1].Line && fp.toks[k].Col <= indent {
+			return k
+		}
+	}
+	return limit
+}

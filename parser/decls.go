@@ -163,7 +163,7 @@ func (cp *chunkParser) body(open, hi int, starts func(string) bool, what, after 
 		parse(m)
 	}
 	if closeAt >= hi {
-		cp.unclosed(openBracket{'{', open}, "expected `}` to close "+what+", found "+cp.describe(hi), cp.errRange(hi), what)
+		cp.unclosedBrace(open, hi, openBracket{'{', open}, what)
 		return -1
 	}
 	if closeAt+1 < hi {

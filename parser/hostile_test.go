@@ -66,6 +66,12 @@ func TestHostileInputsAreLinear(t *testing.T) {
 		"brackets then closers": func(n int) string {
 			return "enum E { A }\n" + strings.Repeat("[", n) + strings.Repeat(")", n)
 		},
+		"closers left of their openers": func(n int) string {
+			// Every `}` starts a line left of its `{` with no outer `{`
+			// level with it: the search for a lost `}` must not rescan
+			// the open braces for each.
+			return "workflow W {\n  state A {\n    " + strings.Repeat("{", n) + strings.Repeat("\n }", n)
+		},
 		"unterminated strings": func(n int) string {
 			return "workflow W {\n" + strings.Repeat("\"x\n}\n", n)
 		},

@@ -54,6 +54,9 @@ func (cp *chunkParser) expectation(i int, s span, expect, what string) (want, af
 	return want, after
 }
 
+// enumSeparator is what may follow an enum member's name.
+const enumSeparator = "`,` or `}`"
+
 // enumExpectation is expectation inside `enum Name { A, B }`.
 func (cp *chunkParser) enumExpectation(prev int, s span, want, after string) (string, string) {
 	ptext := cp.word(prev)
@@ -61,7 +64,7 @@ func (cp *chunkParser) enumExpectation(prev int, s span, want, after string) (st
 	case cp.kind(prev) == lexer.Ident && prev == s.lo+1:
 		return "`{`", "`enum " + ptext + "`"
 	case cp.kind(prev) == lexer.Ident:
-		return "`,` or `}`", "enum member `" + ptext + "`"
+		return enumSeparator, "enum member `" + ptext + "`"
 	case ptext == "," || ptext == "{":
 		return "an enum member name or `}`", after
 	case want == "":

@@ -19,18 +19,21 @@
 // There is one recovery mechanism: synchronise at `;`, at a `}` that closes
 // what the piece opened, and at the keywords that start a declaration
 // (`enum` `entity` `workflow`), a workflow member (`event` `state`
-// `terminal`) or a state item (`subscribe` `on`); a missing `}` thus costs
-// one diagnostic, not the rest of the file. The file, a workflow's body and a
-// state's body are always split there and each piece parsed alone; a smaller
+// `terminal`) or a state item (`subscribe` `on`), and where a new line
+// starts `Name =` (a setting: no value continues that way) or a name follows
+// a `)`; a missing `;` or `}` thus costs one diagnostic, not what follows.
+// The file, a workflow's body and a state's body are always split there and
+// each piece parsed alone; a smaller
 // container (an entity, a handler, a subscription, a milestone, a security
 // block) is parsed whole, and split the same way only when that fails
 // (recover.go), since one participle call is cheaper and most code is right.
 // A piece that fails is reported once, at the token where it stopped
 // matching, in words chosen where the expectation is known (report.go,
 // messages.go: a missing `;` right after the token that needs it, a missing
-// `}` with its opening bracket); it leaves a node marked Bad that still
-// declares its name, so the checker neither cascades nor complains about
-// what it cannot see. A syntax error that follows from a lexical one (an
+// `}` with its opening bracket, the `{` whose indentation shows it lost its
+// `}` when one does); it leaves a node marked Bad that still declares its
+// name, so the checker neither cascades nor complains about what it cannot
+// see. A syntax error that follows from a lexical one (an
 // unterminated string, a malformed number, dropped bytes) is not reported.
 //
 // Pieces parse in parallel and participle's tokens live for one piece at a

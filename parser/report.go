@@ -83,18 +83,62 @@ func (cp *chunkParser) reportParse(err error, s span, what string) {
 		return
 	}
 	if strings.HasPrefix(want, "`;`") && i > s.lo {
-		text := "expected " + want
-		if cp.kind(i-1) != lexer.Punct {
-			text += " after " + after
+		if cp.kind(i-1) == lexer.Punct {
+			after = cp.closedConstruct(i - 1)
 		}
-		cp.missingSemicolon(i, text)
+		cp.missingSemicolon(i, "expected "+want+" after "+after)
 		return
 	}
 	text := "expected " + want
 	if after != "" {
 		text += " after " + after
 	}
+	if what == "enum" && want == enumSeparator && cp.kind(i) == lexer.Ident {
+		// `{ Queued Running }`: a name after a member name can only be
+		// the next member, so the `,` between them is what is missing.
+		cp.missingComma(i, text+", found "+cp.describe(i))
+		return
+	}
 	cp.syntax(cp.errRange(i), text+", found "+cp.describe(i))
+}
+
+// missingComma reports msg at token i, with a machine-applicable fix that
+// inserts the `,` missing right after token i-1.
+func (cp *chunkParser) missingComma(i int, msg string) {
+	r := cp.errRange(i)
+	if !cp.reportable(r) {
+		return
+	}
+	at := cp.endOf(i - 1)
+	d := cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
+	d.Fixes = []diag.Fix{{Title: "insert `,`", MachineApplicable: true,
+		Edits: []diag.Edit{{File: cp.file.Name, Range: diag.Range{Start: at, End: at}, NewText: ","}}}}
+}
+
+// closedConstruct names what ends at the punctuation token end, for "after
+// …": a call or parameter list as `Name(…)` (`Name()` when empty), with its
+// dotted prefix; any other token as itself.
+func (cp *chunkParser) closedConstruct(end int) string {
+	if !cp.isPunct(end, ")") {
+		return "`" + cp.text(end) + "`"
+	}
+	p := cp.matchingBack(end)
+	if p < 0 {
+		return "`)`"
+	}
+	q := p
+	for q > 0 && cp.toks[q-1].Kind == lexer.Ident {
+		q-- // a name; then a `.` before it continues the dotted name
+		if q < 2 || !cp.isPunct(q-1, ".") || cp.toks[q-2].Kind != lexer.Ident {
+			break
+		}
+		q--
+	}
+	args := "(…)"
+	if p == end-1 {
+		args = "()"
+	}
+	return "`" + shorten(cp.src[cp.toks[q].Off:cp.toks[p].Off]) + args + "`"
 }
 
 // errRange is the range of token i, or an empty range where the file ends.
@@ -144,10 +188,28 @@ func (cp *chunkParser) reportUnclosed(i int, s span, want string) bool {
 	default:
 		return false
 	}
-	closer := map[byte]string{'{': "}", '(': ")"}[open.c]
+	if open.c == '{' {
+		cp.unclosedBrace(s.lo, i, open, "")
+		return true
+	}
 	owner := cp.owner(open)
-	cp.unclosed(open, "expected `"+closer+"` to close "+owner+", found "+cp.describe(i), cp.errRange(i), owner)
+	cp.unclosed(open, "expected `)` to close "+owner+", found "+cp.describe(i), cp.errRange(i), owner)
 	return true
+}
+
+// unclosedBrace reports a `{` left unclosed where tokens [lo, i) end with
+// braces open. It blames the `{` whose indentation shows it lost its `}`
+// (lostBrace), at the line where its block ends; failing that, open (the
+// innermost still open at i), at token i. what names open ("" to derive it).
+func (cp *chunkParser) unclosedBrace(lo, i int, open openBracket, what string) {
+	at := i
+	if lost, end, ok := cp.lostBrace(lo, i); ok {
+		open, at, what = lost, end, ""
+	}
+	if what == "" {
+		what = cp.owner(open)
+	}
+	cp.unclosed(open, "expected `}` to close "+what+", found "+cp.describe(at), cp.errRange(at), what)
 }
 
 // unclosed reports msg at r with the opening bracket as related location.

@@ -91,17 +91,15 @@ func (t *topSplit) punct(i int) {
 // splitBody splits tokens [lo, hi) of a body into members. starts says which
 // reserved words always begin a member. A member ends after a `;` or a `}`
 // that closes all it opened; a `}` that closes nothing it opened closes the
-// body. After a `)` that closes everything, a name or a reserved word (but
-// `as`) starts the next member: only `;`, `{` or `as` may follow a call or a
-// parameter list, so the `;` is missing. It returns the members and the index of the `}` that
-// closes the body (hi if there is none).
+// body. A member also ends before a token that can only start the next one
+// (startsMember): then its `;` is missing. It returns the members and the
+// index of the `}` that closes the body (hi if there is none).
 func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, int) {
 	var out []span
 	start := lo
 	var open brackets
 	for i := lo; i < hi; i++ {
-		if k := fp.kind(i); i > start && (k == lexer.Keyword && starts != nil && starts(fp.word(i)) ||
-			open.depth() == 0 && (k == lexer.Ident || k == lexer.Keyword && fp.word(i) != "as") && fp.is(i-1, ")")) {
+		if i > start && fp.startsMember(i, &open, starts) {
 			out = append(out, span{start, i})
 			start = i
 			open.reset()
@@ -137,6 +135,26 @@ func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, i
 		out = append(out, span{start, hi})
 	}
 	return out, hi
+}
+
+// startsMember reports whether token i, inside a member, begins the next
+// one instead: a reserved word of starts, whatever the depth (a missing
+// `}`); or, where the member opened nothing still unclosed, a name or a
+// reserved word after a `)` (but `as`), or a name that starts its line
+// followed by `=` — a setting, since no value or statement continues that
+// way — so a missing `;` costs one diagnostic and loses nothing after it.
+func (fp *fileParser) startsMember(i int, open *brackets, starts func(string) bool) bool {
+	k := fp.kind(i)
+	if k == lexer.Keyword && starts != nil && starts(fp.word(i)) {
+		return true
+	}
+	if open.depth() != 0 {
+		return false
+	}
+	if (k == lexer.Ident || k == lexer.Keyword && fp.word(i) != "as") && fp.is(i-1, ")") {
+		return true
+	}
+	return k == lexer.Ident && fp.toks[i].Line > fp.toks[i-1].Line && fp.is(i+1, "=")
 }
 
 // splitStatements splits a block body [lo, hi), whose brackets balance,
