@@ -143,11 +143,11 @@ func (fp *fileParser) openAt(lo, at int) (openBracket, bool) {
 // by indentation: a `}` that starts its line left of the line of the `{` it
 // closes, and level with the line of an outer `{` still open, is that outer
 // block's `}`, so the inner `{` is the one left unclosed. It returns that
-// `{` and the first token after it that starts a line no deeper than the
-// `{`'s line: where its `}` belongs. Without such a sign (one-line code,
+// `{`, the first token after it that starts a line no deeper than the `{`'s
+// line (where its `}` belongs), and that `}` with the outer `{`. Without such a sign (one-line code,
 // sloppy indentation) it returns ok false and the caller names the
 // innermost open bracket instead.
-func (fp *fileParser) lostBrace(lo, hi int) (open openBracket, at int, ok bool) {
+func (fp *fileParser) lostBrace(lo, hi int) (lost lostBraceAt, ok bool) {
 	var b brackets
 	indents := map[int]uint32{} // `{` token -> indentation of its line
 	indent := fp.indentOf(lo)
@@ -157,9 +157,10 @@ func (fp *fileParser) lostBrace(lo, hi int) (open openBracket, at int, ok bool) 
 			indent = fp.toks[i].Col
 		}
 		if first && fp.bracketAt(i) == '}' {
-			if top, ok := b.innermost(); ok && top.c == '{' && fp.toks[i].Col < indents[top.tok] &&
-				fp.levelWithOuter(&b, indents, fp.toks[i].Col) {
-				return top, fp.blockEnd(top.tok, indents[top.tok], i), true
+			if top, ok := b.innermost(); ok && top.c == '{' && fp.toks[i].Col < indents[top.tok] {
+				if outer, ok := levelWithOuter(&b, indents, fp.toks[i].Col); ok {
+					return lostBraceAt{top, fp.blockEnd(top.tok, indents[top.tok], i), i, outer}, true
+				}
 			}
 		}
 		if fp.track(&b, i) == '{' {
@@ -169,18 +170,27 @@ func (fp *fileParser) lostBrace(lo, hi int) (open openBracket, at int, ok bool) 
 			break // reported as too deep; this also keeps levelWithOuter short
 		}
 	}
-	return openBracket{}, 0, false
+	return lostBraceAt{}, false
 }
 
-// levelWithOuter reports whether a `{` open below the innermost bracket of b
-// stands on a line indented by col.
-func (fp *fileParser) levelWithOuter(b *brackets, indents map[int]uint32, col uint32) bool {
+// lostBraceAt is what lostBrace finds: the `{` that lost its `}`, the token
+// where its block ends (at), and the `}` that closed it by count (closer)
+// though by indentation it is the `}` of outer.
+type lostBraceAt struct {
+	open       openBracket
+	at, closer int
+	outer      openBracket
+}
+
+// levelWithOuter returns the innermost `{` open below the innermost bracket
+// of b that stands on a line indented by col.
+func levelWithOuter(b *brackets, indents map[int]uint32, col uint32) (openBracket, bool) {
 	for k := len(b.open) - 2; k >= 0; k-- {
 		if o := b.open[k]; o.c == '{' && indents[o.tok] == col {
-			return true
+			return o, true
 		}
 	}
-	return false
+	return openBracket{}, false
 }
 
 // indentOf is the column of the first token on token i's line.

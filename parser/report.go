@@ -203,13 +203,18 @@ func (cp *chunkParser) reportUnclosed(i int, s span, want string) bool {
 // innermost still open at i), at token i. what names open ("" to derive it).
 func (cp *chunkParser) unclosedBrace(lo, i int, open openBracket, what string) {
 	at := i
-	if lost, end, ok := cp.lostBrace(lo, i); ok {
-		open, at, what = lost, end, ""
+	lost, ok := cp.lostBrace(lo, i)
+	if ok {
+		open, at, what = lost.open, lost.at, ""
 	}
 	if what == "" {
 		what = cp.owner(open)
 	}
-	cp.unclosed(open, "expected `}` to close "+what+", found "+cp.describe(at), cp.errRange(at), what)
+	found := cp.describe(at)
+	if ok && at == lost.closer {
+		found = "the `}` of " + cp.owner(lost.outer) + " (by its indentation)"
+	}
+	cp.unclosed(open, "expected `}` to close "+what+", found "+found, cp.errRange(at), what)
 }
 
 // unclosed reports msg at r with the opening bracket as related location.
