@@ -19,6 +19,12 @@ type result struct {
 	diags     []diag.Diagnostic
 	schedules []*codegen.Schedule
 	err       error // ctx.Err() when cancelled
+
+	// sem are the checker's and the lints' diagnostics before ignore
+	// comments apply: what recheck updates.
+	sem []diag.Diagnostic
+	// incremental tells how the program was checked (for tests and logs).
+	incremental bool
 }
 
 // parsed is one file's syntax tree with its syntax diagnostics.
@@ -28,43 +34,46 @@ type parsed struct {
 	diags []diag.Diagnostic
 }
 
-// parseCache keeps each file's last parse: files parse independently (the
-// parser has no cross-file state), so after an edit only the edited file is
-// parsed again, and within it only the edited declaration where that is
-// safe (reparseDecl).
+// parseCache keeps each file's last parse and the last analysis: files
+// parse independently (the parser has no cross-file state), so after an
+// edit only the edited file is parsed again, and within it only the edited
+// declaration where that is safe (reparseDecl); then only the workflows the
+// edit can affect are checked again where that is safe (recheck). One
+// analysis runs at a time, and the cache changes only when one completes,
+// so the trees and the last result always belong together.
 type parseCache struct {
 	mu    sync.Mutex
 	files map[string]*parsed
+	last  *result
 }
 
 func newParseCache() *parseCache { return &parseCache{files: map[string]*parsed{}} }
 
 // parse returns the trees of files, parsing only those whose text changed,
-// and forgets files no longer in the program.
-func (pc *parseCache) parse(ctx context.Context, files []parser.Source) ([]*parsed, error) {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	out := make([]*parsed, len(files))
+// and the next cache content. edit is set when exactly one file changed,
+// in one declaration.
+func (pc *parseCache) parse(files []parser.Source) (out []*parsed, keep map[string]*parsed, edit *declEdit) {
+	out = make([]*parsed, len(files))
+	keep = make(map[string]*parsed, len(files))
 	var todo []parser.Source
 	var at []int
-	keep := make(map[string]*parsed, len(files))
+	changed := 0
 	for i, f := range files {
 		p := pc.files[f.Name]
 		if p != nil && p.src == f.Src {
-			out[i] = p
-			keep[f.Name] = p
+			out[i], keep[f.Name] = p, p
 			continue
 		}
-		if np, ok := reparseDecl(p, f.Name, f.Src); ok {
-			out[i] = np
-			keep[f.Name] = np
+		changed++
+		if np, e, ok := reparseDecl(p, f.Name, f.Src); ok {
+			out[i], keep[f.Name], edit = np, np, e
 			continue
 		}
 		todo = append(todo, f)
 		at = append(at, i)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if changed != 1 || len(todo) > 0 || len(files) != len(pc.files) {
+		edit = nil
 	}
 	if len(todo) > 0 {
 		prog, ds := parser.Parse(todo, parser.Options{})
@@ -74,25 +83,26 @@ func (pc *parseCache) parse(ctx context.Context, files []parser.Source) ([]*pars
 		}
 		for k, f := range prog.Files {
 			p := &parsed{src: f.Src, file: f, diags: byFile[f.Name]}
-			out[at[k]] = p
-			keep[f.Name] = p
+			out[at[k]], keep[f.Name] = p, p
 		}
 	}
-	pc.files = keep
-	return out, nil
+	return out, keep, edit
 }
 
 // analyze runs the library pipeline over the workspace's files: parse (with
 // the cache), check, lower the schedules, lint them, apply ignore comments,
-// sort. It mirrors check/pipeline.Run step for step; the one difference is
-// that unchanged files are not parsed again (Run takes sources and parses
-// them all, which on a 100,000-line workspace costs most of a second per
-// keystroke).
+// sort. It mirrors check/pipeline.Run step for step; the differences are
+// that unchanged files are not parsed again and, after an edit inside one
+// workflow, only the workflows it can affect are checked again (Run takes
+// sources and does everything, which on a 100,000-line workspace costs most
+// of a second per keystroke).
 func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result {
-	ps, err := pc.parse(ctx, files)
-	if err != nil {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if err := ctx.Err(); err != nil {
 		return &result{err: err}
 	}
+	ps, keep, edit := pc.parse(files)
 	prog := &ast.Program{Files: make([]*ast.File, len(ps))}
 	var ds []diag.Diagnostic
 	order := make([]string, len(ps))
@@ -106,13 +116,24 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	if err := ctx.Err(); err != nil {
 		return &result{err: err}
 	}
-	checked := check.Check(prog)
-	ds = append(ds, checked.Diags...)
-	schedules := codegen.Lower(checked, codegen.Options{})
-	ds = append(ds, codegen.LintSchedules(schedules)...)
+	res := &result{prog: prog}
+	if edit != nil {
+		if sem, cons, scheds, ok := recheck(pc.last, edit, prog); ok {
+			res.sem, res.schedules, res.incremental = sem, scheds, true
+			res.checked = &check.Result{Consumers: cons}
+		}
+	}
+	if !res.incremental {
+		res.checked = check.Check(prog)
+		res.schedules = codegen.Lower(res.checked, codegen.Options{})
+		res.sem = append(append([]diag.Diagnostic{}, res.checked.Diags...), codegen.LintSchedules(res.schedules)...)
+	}
+	ds = append(ds, res.sem...)
 	ds = diag.Suppress(ds, ignores, func(code string) bool {
 		c, ok := diag.Lookup(code)
 		return !ok || c.Severity == diag.Error
 	})
-	return &result{prog: prog, checked: checked, diags: diag.Sort(ds, order), schedules: schedules}
+	res.diags = diag.Sort(ds, order)
+	pc.files, pc.last = keep, res
+	return res
 }

@@ -168,8 +168,8 @@ func (c *client) edit(name string, v int32, r protocol.Range, text string) {
 func (c *client) diagsFor(name string, ok func(*protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
 	c.t.Helper()
 	u := c.uri(name)
-	deadline := time.Now().Add(10 * time.Second)
-	timer := time.AfterFunc(10*time.Second, func() { c.rec.mu.Lock(); c.rec.cond.Broadcast(); c.rec.mu.Unlock() })
+	deadline := time.Now().Add(60 * time.Second)
+	timer := time.AfterFunc(60*time.Second, func() { c.rec.mu.Lock(); c.rec.cond.Broadcast(); c.rec.mu.Unlock() })
 	defer timer.Stop()
 	c.rec.mu.Lock()
 	defer c.rec.mu.Unlock()

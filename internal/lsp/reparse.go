@@ -25,14 +25,14 @@ import (
 // Declarations before it are reused; those after it are copied with their
 // positions moved by the edit. Anything else returns ok == false, and the
 // caller parses the whole file.
-func reparseDecl(old *parsed, name, src string) (p *parsed, ok bool) {
+func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool) {
 	defer func() {
 		if recover() != nil {
-			p, ok = nil, false
+			p, e, ok = nil, nil, false
 		}
 	}()
 	if old == nil || len(old.diags) > 0 || old.file == nil || old.file.Overwhelmed {
-		return nil, false
+		return nil, nil, false
 	}
 	o := old.src
 	pre := 0
@@ -53,22 +53,22 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, ok bool) {
 		}
 	}
 	if k < 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	r := declRange(old.file.Decls[k])
 	start, end := int(r.Start.Offset), int(r.End.Offset)+delta
 	lineStart := strings.LastIndexAny(src[:start], "\r\n") + 1
 	for i := lineStart; i < start; i++ {
 		if src[i] >= 0x80 {
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	if k+1 < len(old.file.Decls) && declRange(old.file.Decls[k+1]).Start.Line <= r.End.Line {
-		return nil, false
+		return nil, nil, false
 	}
 	lx := lexer.Lex(name, src)
 	if len(lx.Diags) > 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	blank := []byte(src[:end])
 	for i := 0; i < start; i++ {
@@ -78,18 +78,18 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, ok bool) {
 	}
 	prog, ds := parser.Parse([]parser.Source{{Name: name, Src: string(blank)}}, parser.Options{Workers: 1})
 	if len(ds) > 0 || len(prog.Files) != 1 || len(prog.Files[0].Decls) != 1 {
-		return nil, false
+		return nil, nil, false
 	}
 	nd := prog.Files[0].Decls[0]
 	if nr := declRange(nd); int(nr.Start.Offset) != start || int(nr.End.Offset) != end {
-		return nil, false
+		return nil, nil, false
 	}
 	eof := lx.Tokens[len(lx.Tokens)-1]
 	nf := &ast.File{Name: name, Src: src, Ignores: lx.Ignores,
 		Range: diag.Range{Start: diag.Pos{Line: 1, Column: 1}, End: diag.MakePos(int(eof.Line), int(eof.Col), int(eof.Off))}}
 	dLine := int32(strings.Count(src[start:end], "\n") - strings.Count(o[start:r.End.Offset], "\n"))
 	if strings.ContainsRune(src[start:end], '\r') || strings.ContainsRune(o[start:r.End.Offset], '\r') {
-		return nil, false // \r alone counts as a line break for some and not others
+		return nil, nil, false // \r alone counts as a line break for some and not others
 	}
 	for i, d := range old.file.Decls {
 		switch {
@@ -101,7 +101,8 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, ok bool) {
 			nf.Decls = append(nf.Decls, shiftCopy(reflect.ValueOf(d), int32(delta), dLine, nf).Interface().(ast.Decl))
 		}
 	}
-	return &parsed{src: src, file: nf}, true
+	e = &declEdit{file: name, k: k, oldF: old.file, newF: nf, oldEnd: r.End.Offset, delta: int32(delta), dLine: dLine}
+	return &parsed{src: src, file: nf}, e, true
 }
 
 func declRange(d ast.Decl) diag.Range {

@@ -33,17 +33,18 @@ type Options struct {
 	// Log receives the server's log lines (stderr for `wfc lsp`); nil
 	// discards them.
 	Log io.Writer
-	// DocsBase is the URL that diagnostic codes link to (codeDescription):
-	// DocsBase + "#diagnostics" (the catalogue; `wfc explain` and hover give each code's text). Empty means DefaultDocsBase.
+	// DocsBase is the page diagnostic codes link to (codeDescription):
+	// DocsBase + "#wf101", the code's entry in the catalogue. Empty means
+	// DefaultDocsBase.
 	DocsBase string
 }
 
 // DefaultDebounce is the pause after a keystroke before the re-check.
 const DefaultDebounce = 30 * time.Millisecond
 
-// DefaultDocsBase is where codeDescription links point: the diagnostic
-// catalogue in the repository's README.
-const DefaultDocsBase = "https://github.com/wfc-lang/wfc/blob/main/README.md"
+// DefaultDocsBase is where codeDescription links point: the catalogue of
+// diagnostic codes in the language reference of the repository.
+const DefaultDocsBase = "https://github.com/wfc-lang/wfc/blob/main/docs/language.md"
 
 // Exit statuses of Serve, as the specification asks.
 const (
