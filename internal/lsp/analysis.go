@@ -25,6 +25,8 @@ type result struct {
 	sem []diag.Diagnostic
 	// incremental tells how the program was checked (for tests and logs).
 	incremental bool
+	// part is what recheck checked last, for the next keystroke.
+	part checkedPart
 }
 
 // parsed is one file's syntax tree with its syntax diagnostics.
@@ -118,8 +120,8 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	}
 	res := &result{prog: prog}
 	if edit != nil {
-		if sem, cons, scheds, ok := recheck(pc.last, edit, prog); ok {
-			res.sem, res.schedules, res.incremental = sem, scheds, true
+		if sem, cons, scheds, part, ok := recheck(pc.last, edit, prog); ok {
+			res.sem, res.schedules, res.incremental, res.part = sem, scheds, true, part
 			res.checked = &check.Result{Consumers: cons}
 		}
 	}

@@ -122,17 +122,23 @@ func benchAnalyze(b *testing.B, lines, files int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()
+	incr := 0
 	for i := 0; i < b.N; i++ {
 		if i%2 == 0 {
 			srcs[0].Src = strings.Replace(orig, "Autostart", " Autostart", 1)
 		} else {
 			srcs[0].Src = orig
 		}
-		if r := analyze(context.Background(), pc, srcs); r.err != nil {
+		r := analyze(context.Background(), pc, srcs)
+		if r.err != nil {
 			b.Fatal(r.err)
+		}
+		if r.incremental {
+			incr++
 		}
 	}
 	reportCPU(b, cpu)
+	b.ReportMetric(float64(incr)/float64(b.N), "incremental/op")
 }
 
 func BenchmarkAnalyze2000Lines(b *testing.B)           { benchAnalyze(b, 2000, 1) }

@@ -33,24 +33,24 @@ type declEdit struct {
 // edited declaration is a workflow that kept its name, no global name is
 // declared twice, and every diagnostic it takes out is in the previous
 // result.
-func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnostic, cons []*check.Consumer, scheds []*codegen.Schedule, ok bool) {
-	if prev == nil || prev.sem == nil || e.k >= len(e.oldF.Decls) || len(e.oldF.Decls) != len(e.newF.Decls) {
-		return nil, nil, nil, false
+func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnostic, cons []*check.Consumer, scheds []*codegen.Schedule, part checkedPart, ok bool) {
+	if prev == nil || prev.checked == nil || e.k >= len(e.oldF.Decls) || len(e.oldF.Decls) != len(e.newF.Decls) {
+		return nil, nil, nil, part, false
 	}
 	ow, ok1 := e.oldF.Decls[e.k].(*ast.Workflow)
 	nw, ok2 := e.newF.Decls[e.k].(*ast.Workflow)
 	if !ok1 || !ok2 || ow.Name == nil || nw.Name == nil || ow.Name.Name != nw.Name.Name {
-		return nil, nil, nil, false
+		return nil, nil, nil, part, false
 	}
 	seen := map[string]bool{}
 	for _, f := range prog.Files {
 		if f.Overwhelmed {
-			return nil, nil, nil, false
+			return nil, nil, nil, part, false
 		}
 		for _, d := range f.Decls {
 			n := d.DeclName()
 			if n == nil || seen[n.Name] {
-				return nil, nil, nil, false
+				return nil, nil, nil, part, false
 			}
 			seen[n.Name] = true
 		}
@@ -61,15 +61,24 @@ func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnosti
 			names[w.Name.Name] = true
 		}
 	}
-	oldSem, _, _ := checkPart(prog, e, e.oldF, names)
+	if !worthIt(prog, len(names)) {
+		return nil, nil, nil, part, false
+	}
+	// Typing goes on in one workflow: the part checked after the last
+	// keystroke is this one's "before".
+	oldSem := prev.part.sem
+	if prev.part.file != e.oldF || prev.part.k != e.k {
+		oldSem, _, _ = checkPart(prog, e, e.oldF, names)
+	}
 	newSem, newCons, newScheds := checkPart(prog, e, e.newF, names)
+	part = checkedPart{file: e.newF, k: e.k, sem: newSem}
 	rest, ok := subtract(prev.sem, oldSem)
 	if !ok {
-		return nil, nil, nil, false
+		return nil, nil, nil, part, false
 	}
 	for i := range rest {
 		if !shiftDiag(&rest[i], e) {
-			return nil, nil, nil, false
+			return nil, nil, nil, part, false
 		}
 	}
 	sem = append(rest, newSem...)
@@ -93,7 +102,32 @@ func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnosti
 	}
 	sort.SliceStable(cons, func(i, j int) bool { return consLess(order, cons[i], cons[j]) })
 	sort.SliceStable(scheds, func(i, j int) bool { return consLess(order, scheds[i].Consumer, scheds[j].Consumer) })
-	return sem, cons, scheds, true
+	return sem, cons, scheds, part, true
+}
+
+// checkedPart remembers the diagnostics of the last part recheck checked:
+// the workflows from declaration k on of file.
+type checkedPart struct {
+	file *ast.File
+	k    int
+	sem  []diag.Diagnostic
+}
+
+// worthIt estimates whether checking every enum and entity and the changed
+// workflows costs less than checking the program: a workflow costs about
+// five times an enum or an entity to check (measured on the corpus).
+func worthIt(prog *ast.Program, changed int) bool {
+	var types, workflows int
+	for _, f := range prog.Files {
+		for _, d := range f.Decls {
+			if _, ok := d.(*ast.Workflow); ok {
+				workflows++
+			} else {
+				types++
+			}
+		}
+	}
+	return types+5*changed < 5*workflows
 }
 
 func consLess(order map[string]int, a, b *check.Consumer) bool {

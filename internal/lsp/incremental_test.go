@@ -28,7 +28,7 @@ func schedSummary(ss []*codegen.Schedule) []string {
 // fresh analysis gives — diagnostics with their fixes and related
 // locations, and every schedule — or declines.
 func TestRecheckMatchesFullCheck(t *testing.T) {
-	gen := corpus.Generate(600, 4)
+	gen := corpus.Generate(1600, 4)
 	files := make([]parser.Source, len(gen))
 	for i, f := range gen {
 		files[i] = parser.Source{Name: f.Name, Src: f.Src}
@@ -53,6 +53,20 @@ func TestRecheckMatchesFullCheck(t *testing.T) {
 	analyze(context.Background(), pc, files)
 	rng := rand.New(rand.NewSource(2))
 	took := 0
+	compare := func(i int, from, to, name string) {
+		t.Helper()
+		got := analyze(context.Background(), pc, files)
+		want := analyze(context.Background(), newParseCache(), files)
+		if got.incremental {
+			took++
+		}
+		if d := cmp.Diff(want.diags, got.diags); d != "" {
+			t.Fatalf("edit %d (%q→%q in %s, incremental %v): diagnostics differ (-full +incremental):\n%s", i, from, to, name, got.incremental, d)
+		}
+		if d := cmp.Diff(schedSummary(want.schedules), schedSummary(got.schedules)); d != "" {
+			t.Fatalf("edit %d (%q→%q, incremental %v): schedules differ:\n%s", i, from, to, got.incremental, d)
+		}
+	}
 	for i := 0; i < 120; i++ {
 		f := rng.Intn(len(files))
 		e := edits[rng.Intn(len(edits))]
@@ -66,20 +80,15 @@ func TestRecheckMatchesFullCheck(t *testing.T) {
 			idx += 1 + strings.Index(files[f].Src[idx+1:], e.from)
 		}
 		files[f].Src = files[f].Src[:idx] + e.to + files[f].Src[idx+len(e.from):]
-		got := analyze(context.Background(), pc, files)
-		want := analyze(context.Background(), newParseCache(), files)
-		if got.incremental {
-			took++
-		}
-		if d := cmp.Diff(want.diags, got.diags); d != "" {
-			t.Fatalf("edit %d (%q→%q in %s, incremental %v): diagnostics differ (-full +incremental):\n%s", i, e.from, e.to, files[f].Name, got.incremental, d)
-		}
-		if d := cmp.Diff(schedSummary(want.schedules), schedSummary(got.schedules)); d != "" {
-			t.Fatalf("edit %d (%q→%q, incremental %v): schedules differ:\n%s", i, e.from, e.to, got.incremental, d)
+		compare(i, e.from, e.to, files[f].Name)
+		if rng.Intn(2) == 0 {
+			// Undo it at once: a second keystroke in the same workflow.
+			files[f].Src = files[f].Src[:idx] + e.from + files[f].Src[idx+len(e.to):]
+			compare(i, e.to, e.from, files[f].Name)
 		}
 	}
 	if took < 30 {
 		t.Errorf("the incremental check was taken %d times", took)
 	}
-	t.Logf("re-checked incrementally %d of 120 edits", took)
+	t.Logf("re-checked incrementally %d times", took)
 }
