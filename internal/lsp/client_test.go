@@ -54,12 +54,22 @@ type recorder struct {
 	mu    sync.Mutex
 	cond  *sync.Cond
 	diags map[protocol.URI][]*protocol.PublishDiagnosticsParams
+
+	registrations []protocol.Registration
 }
 
 func (r *recorder) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.diags[p.URI] = append(r.diags[p.URI], p)
+	r.cond.Broadcast()
+	return nil
+}
+
+func (r *recorder) RegisterCapability(ctx context.Context, p *protocol.RegistrationParams) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.registrations = append(r.registrations, p.Registrations...)
 	r.cond.Broadcast()
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
@@ -260,4 +261,50 @@ func TestPullDiagnosticsAndWatchedFiles(t *testing.T) {
 	if len(full.Items) == 0 {
 		t.Fatal("pull diagnostics after the type vanished on disk: none")
 	}
+}
+
+// A client that registers watchers dynamically is asked to watch *.wf.
+func TestRegistersFileWatcher(t *testing.T) {
+	c := startRaw(t, twoFiles)
+	yes := true
+	p := &protocol.InitializeParams{}
+	p.Capabilities.Workspace = &protocol.WorkspaceClientCapabilities{DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesClientCapabilities{DynamicRegistration: &yes}}
+	if _, err := c.srv.Initialize(c.ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.srv.Initialized(c.ctx, &protocol.InitializedParams{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c.rec.mu.Lock()
+		regs := c.rec.registrations
+		c.rec.mu.Unlock()
+		if len(regs) > 0 {
+			if regs[0].Method != protocol.MethodWorkspaceDidChangeWatchedFiles || !strings.Contains(string(regs[0].RegisterOptions), `"**/*.wf"`) {
+				t.Errorf("registration: %+v (%s)", regs[0], regs[0].RegisterOptions)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no registration for workspace/didChangeWatchedFiles")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A closed file with diagnostics that is deleted on disk is cleared.
+func TestDeletedFileIsCleared(t *testing.T) {
+	broken := strings.Replace(flowWF, "goto Running;", "goto Runing;", 1)
+	c := start(t, map[string]string{"types.wf": typesWF, "flow.wf": broken})
+	c.open("types.wf", typesWF)
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	if err := os.Remove(filepath.Join(c.dir, "flow.wf")); err != nil {
+		t.Fatal(err)
+	}
+	err := c.srv.DidChangeWatchedFiles(c.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: c.uri("flow.wf"), Type: protocol.FileChangeTypeDeleted}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
 }
