@@ -51,8 +51,8 @@ type checker struct {
 	ready     chan struct{} // closed (and replaced) whenever snap changes
 	timer     *time.Timer
 	stopped   bool
-	published map[string]bool // closed files last published with diagnostics
-	texts     map[string]*text  // line indexes of closed files, kept while their text is
+	published map[string]bool  // closed files last published with diagnostics
+	texts     map[string]*text // line indexes of closed files, kept while their text is
 
 	pubMu sync.Mutex // publications go out in generation order
 }

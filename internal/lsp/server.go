@@ -72,7 +72,7 @@ type Server struct {
 	mu      sync.Mutex
 	state   lifecycle
 	enc     encoding
-	watch   bool // the client registers file watchers dynamically
+	watch   bool     // the client registers file watchers dynamically
 	exited  chan int // receives the exit status once
 	exitSet bool
 
