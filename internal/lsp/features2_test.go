@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wfc-lang/wfc/codegen/format"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 )
@@ -307,4 +308,25 @@ func TestDeletedFileIsCleared(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+}
+
+func TestFormatting(t *testing.T) {
+	messy := strings.Replace(typesWF, "enum Decision { Ok, Retry }", "enum   Decision {Ok,Retry}", 1)
+	c := start(t, twoFiles)
+	c.open("types.wf", messy)
+	edits, err := c.srv.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("types.wf")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := format.Source("types.wf", messy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := applyEdits(t, messy, edits); got != want || got == messy {
+		t.Errorf("formatted:\n%s\nwant:\n%s", got, want)
+	}
+	c.open("flow.wf", "workflow {")
+	if _, err := c.srv.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("flow.wf")}}); err == nil {
+		t.Error("a file with syntax errors was formatted")
+	}
 }

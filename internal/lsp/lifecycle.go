@@ -66,8 +66,9 @@ func capabilities(enc encoding) protocol.ServerCapabilities {
 		InlayHintProvider:       protocol.Boolean(true),
 		CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
 			protocol.CodeActionKindQuickFix, protocol.CodeActionKindSourceFixAll, FixAllKind}},
-		CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{".", " "}},
-		DiagnosticProvider: &protocol.DiagnosticOptions{InterFileDependencies: true},
+		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{".", " "}},
+		DiagnosticProvider:         &protocol.DiagnosticOptions{InterFileDependencies: true},
+		DocumentFormattingProvider: protocol.Boolean(true),
 	}
 }
 

@@ -35,6 +35,7 @@ type (
 	DidSaveTextDocumentParams                = lsp.DidSaveTextDocumentParams
 	DocumentDiagnosticParams                 = lsp.DocumentDiagnosticParams
 	DocumentDiagnosticReport                 = lsp.DocumentDiagnosticReport
+	DocumentFormattingParams                 = lsp.DocumentFormattingParams
 	DocumentSymbol                           = lsp.DocumentSymbol
 	DocumentSymbolParams                     = lsp.DocumentSymbolParams
 	DocumentSymbolResult                     = lsp.DocumentSymbolResult
