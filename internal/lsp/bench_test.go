@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/wfc-lang/wfc/parser"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,16 +36,21 @@ func benchEdits(b *testing.B, lines, files int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()
+	lat := make([]time.Duration, 0, b.N)
 	for i := 0; i < b.N; i++ {
 		v := int32(i + 2)
+		t0 := time.Now()
 		if i%2 == 0 {
 			c.edit(name, v, protocol.Range{Start: p, End: p}, " ")
 		} else {
 			c.edit(name, v, protocol.Range{Start: p, End: protocol.Position{Line: p.Line, Character: p.Character + 1}}, "")
 		}
 		c.version(name, v)
+		lat = append(lat, time.Since(t0))
 	}
 	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2])/float64(time.Millisecond), "p50-ms")
 	reportCPU(b, cpu)
 	reportRSS(b)
 }

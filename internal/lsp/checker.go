@@ -58,7 +58,9 @@ type checker struct {
 }
 
 func newChecker(s *Server) *checker {
-	return &checker{s: s, pc: newParseCache(), ws: newWorkspace(), ready: make(chan struct{}), published: map[string]bool{}, texts: map[string]*text{}}
+	// Generation 1 is the workspace as read at start: a request before any
+	// change still gets a check.
+	return &checker{s: s, pc: newParseCache(), ws: newWorkspace(), gen: 1, ready: make(chan struct{}), published: map[string]bool{}, texts: map[string]*text{}}
 }
 
 func (c *checker) generation() uint64 {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -328,5 +329,21 @@ func TestFormatting(t *testing.T) {
 	c.open("flow.wf", "workflow {")
 	if _, err := c.srv.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("flow.wf")}}); err == nil {
 		t.Error("a file with syntax errors was formatted")
+	}
+}
+
+// A request right after initialize, before any change, is answered.
+func TestRequestBeforeInitialized(t *testing.T) {
+	c := startRaw(t, twoFiles)
+	p := &protocol.InitializeParams{}
+	p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: protocol.FileURI(c.dir), Name: "ws"}})
+	if _, err := c.srv.Initialize(c.ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+	defer cancel()
+	res, err := c.srv.Symbols(ctx, &protocol.WorkspaceSymbolParams{Query: "JobFlow"})
+	if err != nil || res == nil {
+		t.Fatalf("workspace symbol before initialized: %v, %v", res, err)
 	}
 }
