@@ -222,6 +222,7 @@ func TestCompletion(t *testing.T) {
 		{".MaxAttempts", 1, policyMembers},
 		{"Retry { goto Queued; } ", 23, []string{"Ok", "Retry", "goto"}},
 		{"Exhausted  { }", 0, []string{"Within", "Retries", "Backoff", "Exhausted", "Unfinished"}},
+		{"Message = ", 0, []string{"Message"}},
 	} {
 		p := at(src, tc.needle, 0, tc.delta)
 		res, err := c.srv.Completion(c.ctx, &protocol.CompletionParams{TextDocumentPositionParams: docPos(c, "flow.wf", p.Line, p.Character)})
