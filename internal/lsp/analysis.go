@@ -41,8 +41,8 @@ type parsed struct {
 // edit only the edited file is parsed again, and within it only the edited
 // declaration where that is safe (reparseDecl); then only the workflows the
 // edit can affect are checked again where that is safe (recheck). One
-// analysis runs at a time, and the cache changes only when one completes,
-// so the trees and the last result always belong together.
+// analysis runs at a time; the last result is kept only when it belongs to
+// the cached trees (an analysis cancelled after parsing forgets it).
 type parseCache struct {
 	mu    sync.Mutex
 	files map[string]*parsed
@@ -104,7 +104,12 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	if err := ctx.Err(); err != nil {
 		return &result{err: err}
 	}
+	last := pc.last
 	ps, keep, edit := pc.parse(files)
+	// The trees are good whatever happens next: keep them, so a check
+	// cancelled now (the user typed on) does not cost the next one a parse.
+	// The last result no longer matches them until this check completes.
+	pc.files, pc.last = keep, nil
 	prog := &ast.Program{Files: make([]*ast.File, len(ps))}
 	var ds []diag.Diagnostic
 	order := make([]string, len(ps))
@@ -120,7 +125,7 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	}
 	res := &result{prog: prog}
 	if edit != nil {
-		if sem, cons, scheds, part, ok := recheck(pc.last, edit, prog); ok {
+		if sem, cons, scheds, part, ok := recheck(last, edit, prog); ok {
 			res.sem, res.schedules, res.incremental, res.part = sem, scheds, true, part
 			res.checked = &check.Result{Consumers: cons}
 		}
@@ -136,6 +141,6 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 		return !ok || c.Severity == diag.Error
 	})
 	res.diags = diag.Sort(ds, order)
-	pc.files, pc.last = keep, res
+	pc.last = res
 	return res
 }

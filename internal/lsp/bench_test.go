@@ -81,6 +81,7 @@ func BenchmarkOpenWorkspace(b *testing.B) {
 		reportRSS(b)
 		_ = c.srv.Exit(c.ctx)
 		<-c.exit
+		c.stop()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")

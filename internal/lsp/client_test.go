@@ -87,6 +87,7 @@ type client struct {
 	dir    string
 	exit   chan int
 	server *Server
+	stop   func() // ends the session and closes the pipe
 }
 
 // start runs a server on a fresh workspace holding files, initialized
@@ -119,12 +120,13 @@ func startRaw(t testing.TB, files map[string]string) *client {
 	rec.cond = sync.NewCond(&rec.mu)
 	conn := protocol.NewConn(b)
 	conn.Go(ctx, protocol.ClientHandler(rec))
-	c := &client{t: t, ctx: ctx, srv: protocol.ServerDispatcher(conn), conn: conn, rec: rec, dir: dir, exit: exit, server: s}
-	t.Cleanup(func() {
+	stop := func() {
 		cancel()
 		a.Close()
 		b.Close()
-	})
+	}
+	c := &client{t: t, ctx: ctx, srv: protocol.ServerDispatcher(conn), conn: conn, rec: rec, dir: dir, exit: exit, server: s, stop: stop}
+	t.Cleanup(stop)
 	return c
 }
 
