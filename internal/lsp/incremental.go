@@ -42,18 +42,8 @@ func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnosti
 	if !ok1 || !ok2 || ow.Name == nil || nw.Name == nil || ow.Name.Name != nw.Name.Name {
 		return nil, nil, nil, part, false
 	}
-	seen := map[string]bool{}
-	for _, f := range prog.Files {
-		if f.Overwhelmed {
-			return nil, nil, nil, part, false
-		}
-		for _, d := range f.Decls {
-			n := d.DeclName()
-			if n == nil || seen[n.Name] {
-				return nil, nil, nil, part, false
-			}
-			seen[n.Name] = true
-		}
+	if !namesUnique(prog) {
+		return nil, nil, nil, part, false
 	}
 	names := map[string]bool{}
 	for _, d := range e.oldF.Decls[e.k:] {
@@ -96,13 +86,38 @@ func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnosti
 	}
 	cons = append(cons, newCons...)
 	scheds = append(scheds, newScheds...)
+	sortConsumers(prog, cons, scheds)
+	return sem, cons, scheds, part, true
+}
+
+// namesUnique reports whether every global name is declared once, in a
+// program whose files are all checked (none overwhelmed by syntax errors).
+func namesUnique(prog *ast.Program) bool {
+	seen := map[string]bool{}
+	for _, f := range prog.Files {
+		if f.Overwhelmed {
+			return false
+		}
+		for _, d := range f.Decls {
+			n := d.DeclName()
+			if n == nil || seen[n.Name] {
+				return false
+			}
+			seen[n.Name] = true
+		}
+	}
+	return true
+}
+
+// sortConsumers puts consumers and schedules in source order, as the
+// checker returns them.
+func sortConsumers(prog *ast.Program, cons []*check.Consumer, scheds []*codegen.Schedule) {
 	order := map[string]int{}
 	for i, f := range prog.Files {
 		order[f.Name] = i
 	}
 	sort.SliceStable(cons, func(i, j int) bool { return consLess(order, cons[i], cons[j]) })
 	sort.SliceStable(scheds, func(i, j int) bool { return consLess(order, scheds[i].Consumer, scheds[j].Consumer) })
-	return sem, cons, scheds, part, true
 }
 
 // checkedPart remembers the diagnostics of the last part recheck checked:

@@ -35,26 +35,11 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool
 		return nil, nil, false
 	}
 	o := old.src
-	pre := 0
-	for pre < len(o) && pre < len(src) && o[pre] == src[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(o)-pre && suf < len(src)-pre && o[len(o)-1-suf] == src[len(src)-1-suf] {
-		suf++
-	}
-	delta := len(src) - len(o)
-	k := -1
-	for i, d := range old.file.Decls {
-		r := declRange(d)
-		if int(r.Start.Offset) < pre && len(o)-suf < int(r.End.Offset) {
-			k = i
-			break
-		}
-	}
+	k := editedDecl(old.file, o, src)
 	if k < 0 {
 		return nil, nil, false
 	}
+	delta := len(src) - len(o)
 	r := declRange(old.file.Decls[k])
 	start, end := int(r.Start.Offset), int(r.End.Offset)+delta
 	lineStart := strings.LastIndexAny(src[:start], "\r\n") + 1
@@ -103,6 +88,26 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool
 	}
 	e = &declEdit{file: name, k: k, oldF: old.file, newF: nf, oldEnd: r.End.Offset, delta: int32(delta), dLine: dLine}
 	return &parsed{src: src, file: nf}, e, true
+}
+
+// editedDecl is the index of the declaration that strictly contains every
+// byte where o and src differ, or -1.
+func editedDecl(f *ast.File, o, src string) int {
+	pre := 0
+	for pre < len(o) && pre < len(src) && o[pre] == src[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(o)-pre && suf < len(src)-pre && o[len(o)-1-suf] == src[len(src)-1-suf] {
+		suf++
+	}
+	for i, d := range f.Decls {
+		r := declRange(d)
+		if int(r.Start.Offset) < pre && len(o)-suf < int(r.End.Offset) {
+			return i
+		}
+	}
+	return -1
 }
 
 func declRange(d ast.Decl) diag.Range {
