@@ -1,9 +1,10 @@
 module github.com/wfc-lang/wfc
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/google/go-cmp v0.7.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3

@@ -1,5 +1,5 @@
-// Package ast defines the syntax tree of the workflow language (LANGUAGE.md
-// §3). Every node carries its exact source range (start and end, byte offset,
+// Package ast defines the syntax tree of the workflow language (docs/language.md,
+// Grammar). Every node carries its exact source range (start and end, byte offset,
 // line and code-point column); every declaration knows the File it came from,
 // and a node belongs to the file of the declaration that contains it.
 //

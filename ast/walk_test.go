@@ -15,7 +15,7 @@ import (
 // inside its parent, siblings come in source order, f(nil) closes every node
 // that was entered, and every kind of node the example holds is reached.
 func TestInspectExample(t *testing.T) {
-	src, err := os.ReadFile("../testdata/examples/jobflow.wf")
+	src, err := os.ReadFile("../testdata/examples/jobflow/jobflow.wf")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
-// Package check gives a parsed program its meaning (LANGUAGE.md §4–§5) and
-// reports every diagnostic of the catalogue in §7 at the range it names.
+// Package check gives a parsed program its meaning (docs/language.md) and
+// reports every diagnostic of the catalogue at the range it names.
 //
 // It runs in one pass over each declaration after the program's global names
 // are collected. It follows "one root cause, one diagnostic": a declaration
@@ -15,7 +15,6 @@ package check
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
@@ -30,9 +29,12 @@ type Result struct {
 // Check checks a whole program.
 func Check(prog *ast.Program) *Result {
 	c := &checker{
-		prog:  prog,
-		decls: map[string]ast.Decl{},
-		res:   &Result{},
+		prog:       prog,
+		decls:      map[string]ast.Decl{},
+		duplicated: map[string]bool{},
+		wfFacts:    map[*ast.Workflow]*wfCtx{},
+		stFacts:    map[*ast.State]*stCtx{},
+		res:        &Result{},
 	}
 	c.collect()
 	for _, f := range prog.Files {
@@ -51,6 +53,7 @@ func Check(prog *ast.Program) *Result {
 			}
 		}
 	}
+	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res
 }
@@ -59,49 +62,86 @@ type checker struct {
 	prog  *ast.Program
 	file  *ast.File
 	decls map[string]ast.Decl // enums, entities, workflows: one global namespace
-	diags diag.List
-	res   *Result
-	// pending is the fix of the last "did you mean" hint; the next
-	// diagnostic takes it (didYouMean).
-	pending *diag.Fix
+	// duplicated are the global names declared more than once (WF101):
+	// checks that depend on what such a name means stay quiet.
+	duplicated map[string]bool
+	entities   *nameSet // entity names, once asked for (entitySet)
+	types      *nameSet // type names, once asked for (typeSet)
+	members    map[*ast.Enum]*nameSet
+	// What the first pass found, for the rules (rules.go).
+	wfFacts map[*ast.Workflow]*wfCtx
+	stFacts map[*ast.State]*stCtx
+	diags   diag.List
+	res     *Result
 	// principal is the first [Principal] entity seen.
 	principal     *ast.Attr
 	principalFile string
 }
 
-func (c *checker) errorf(r diag.Range, code, format string, args ...any) *diag.Diagnostic {
-	return c.takeFix(c.diags.Errorf(c.file.Name, r, code, fmt.Sprintf(format, args...)))
+// report adds a diagnostic of code id, with the catalogue's severity, in
+// the current file. A hint among args (from didYouMean) gives the
+// diagnostic its fix when the fix edits inside the diagnostic's range.
+func (c *checker) report(r diag.Range, id diag.ID, format string, args ...any) *diag.Diagnostic {
+	return c.reportIn(c.file.Name, r, id, fmt.Sprintf(format, args...), args...)
 }
 
-func (c *checker) warnf(r diag.Range, code, format string, args ...any) *diag.Diagnostic {
-	return c.takeFix(c.diags.Warnf(c.file.Name, r, code, fmt.Sprintf(format, args...)))
-}
-
-// takeFix gives d the pending "did you mean" fix when its edit lies within
-// d's range (the hint was computed for this diagnostic), and clears it.
-func (c *checker) takeFix(d *diag.Diagnostic) *diag.Diagnostic {
-	if f := c.pending; f != nil {
-		c.pending = nil
-		e := f.Edits[0].Range
-		if e.Start.Offset >= d.Range.Start.Offset && e.End.Offset <= d.Range.End.Offset {
-			d.Fixes = append(d.Fixes, *f)
+// reportIn is report in another file, with the message already formatted;
+// hints among args give their fixes as in report.
+func (c *checker) reportIn(file string, r diag.Range, id diag.ID, msg string, args ...any) *diag.Diagnostic {
+	c.diags.Items = append(c.diags.Items, diag.New(file, r, id, msg))
+	d := &c.diags.Items[len(c.diags.Items)-1]
+	for _, a := range args {
+		if h, ok := a.(hint); ok {
+			attach(d, h)
 		}
 	}
 	return d
 }
 
-// didYouMean returns "; did you mean `X`?" for the candidate closest to name
-// (or ""), and arms a fix replacing the name at r with it, which the next
-// diagnostic takes. The fix needs a human to confirm it, so it is shown,
-// never applied by --fix.
-func (c *checker) didYouMean(r diag.Range, name string, cands []string) string {
-	best := closest(name, cands)
-	if best == "" {
+// attach gives d the fix of h when it edits inside d's range.
+func attach(d *diag.Diagnostic, h hint) *diag.Diagnostic {
+	if h.fix == nil {
+		return d
+	}
+	e := h.fix.Edits[0].Range
+	if e.Start.Offset >= d.Range.Start.Offset && e.End.Offset <= d.Range.End.Offset {
+		d.Fixes = append(d.Fixes, *h.fix)
+	}
+	return d
+}
+
+// hint is a "did you mean" suggestion: its String is the text a message
+// ends with ("; did you mean `X`?", or "" when nothing is close), and it
+// carries the fix that replaces the name. Passed to report, the fix goes
+// with the diagnostic.
+type hint struct {
+	best string
+	fix  *diag.Fix
+}
+
+func (h hint) String() string {
+	if h.best == "" {
 		return ""
 	}
-	c.pending = &diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", name, best),
-		Edits: []diag.Edit{{File: c.file.Name, Range: r, NewText: best}}}
-	return fmt.Sprintf("; did you mean `%s`?", best)
+	return fmt.Sprintf("; did you mean `%s`?", h.best)
+}
+
+// didYouMean suggests the candidate closest to name, with a fix replacing
+// the name at r by it. The fix needs a human to confirm it, so it is shown,
+// never applied by --fix.
+func (c *checker) didYouMean(r diag.Range, name string, cands []string) hint {
+	return c.suggest(r, name, newNameSet(cands))
+}
+
+// suggest is didYouMean with a prepared candidate set, for the large ones
+// (states, events, types, enum members) asked again and again.
+func (c *checker) suggest(r diag.Range, name string, set *nameSet) hint {
+	best := set.closest(name)
+	if best == "" {
+		return hint{}
+	}
+	return hint{best: best, fix: &diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", name, best),
+		Edits: []diag.Edit{{File: c.file.Name, Range: r, NewText: best}}}}
 }
 
 // related adds a secondary location in the current file.
@@ -120,11 +160,12 @@ func (c *checker) collect() {
 				continue
 			}
 			if prev, ok := c.decls[n.Name]; ok {
+				c.duplicated[n.Name] = true
 				if f.Overwhelmed {
 					continue
 				}
 				pf := declFile(prev)
-				dg := c.diags.Errorf(f.Name, n.Range, "WF101", fmt.Sprintf("`%s` is already declared as %s; rename one of them", n.Name, kindOf(prev)))
+				dg := c.reportIn(f.Name, n.Range, diag.WF101, fmt.Sprintf("`%s` is already declared as %s; rename one of them", n.Name, kindOf(prev)))
 				dg.Related = append(dg.Related, diag.Related{File: pf.Name, Range: prev.DeclName().Range, Message: "first declared here"})
 				continue
 			}
@@ -132,7 +173,7 @@ func (c *checker) collect() {
 				if f.Overwhelmed {
 					continue
 				}
-				c.diags.Errorf(f.Name, n.Range, "WF101", fmt.Sprintf("`%s` is a built-in type; choose another name", n.Name))
+				c.reportIn(f.Name, n.Range, diag.WF101, fmt.Sprintf("`%s` is a built-in type; choose another name", n.Name))
 				continue
 			}
 			c.decls[n.Name] = d
@@ -164,15 +205,32 @@ func kindOf(d ast.Decl) string {
 
 var builtinTypes = map[string]bool{"string": true, "int": true, "bool": true, "decimal": true, "DateTime": true, "TimeSpan": true}
 
-// scope tracks names declared in one scope for WF101.
+// scope tracks names declared in one scope for WF101. Most scopes hold a
+// handful of names (a milestone's settings, a handler's cases), so they are
+// a short list, searched in order, until they grow past smallScope names.
 type scope struct {
 	c     *checker
 	what  string
-	names map[string]*ast.Ident
+	few   []*ast.Ident
+	names map[string]*ast.Ident // once past smallScope
 }
 
+const smallScope = 8
+
 func (c *checker) newScope(what string) *scope {
-	return &scope{c: c, what: what, names: map[string]*ast.Ident{}}
+	return &scope{c: c, what: what}
+}
+
+func (s *scope) lookup(name string) *ast.Ident {
+	if s.names != nil {
+		return s.names[name]
+	}
+	for _, id := range s.few {
+		if id.Name == name {
+			return id
+		}
+	}
+	return nil
 }
 
 // declare adds id; a repeat is WF101 and returns false.
@@ -180,81 +238,25 @@ func (s *scope) declare(id *ast.Ident) bool {
 	if id == nil {
 		return false
 	}
-	if prev, ok := s.names[id.Name]; ok {
-		d := s.c.errorf(id.Range, "WF101", "duplicate %s `%s`", s.what, id.Name)
+	if prev := s.lookup(id.Name); prev != nil {
+		d := s.c.report(id.Range, diag.WF101, "duplicate %s `%s`", s.what, id.Name)
 		s.c.related(d, prev.Range, "first declared here")
 		return false
 	}
-	s.names[id.Name] = id
+	switch {
+	case s.names != nil:
+		s.names[id.Name] = id
+	case len(s.few) < smallScope:
+		s.few = append(s.few, id)
+	default:
+		s.names = make(map[string]*ast.Ident, 2*smallScope)
+		for _, x := range s.few {
+			s.names[x.Name] = x
+		}
+		s.names[id.Name] = id
+		s.few = nil
+	}
 	return true
-}
-
-// closest returns the candidate nearest to name, or "" when none is close:
-// within a third of its length in edits (transpositions count once). Ties go
-// to the longer common prefix (`FromSecs` → `FromSeconds`), then to the
-// alphabetically first. It never modifies candidates: they are often
-// package-level tables shared by concurrent checks.
-func closest(name string, candidates []string) string {
-	best, bestD, bestP := "", -1, 0
-	limit := max(1, (len(name)+1)/3)
-	lname := strings.ToLower(name)
-	for _, cand := range candidates {
-		if cand == name {
-			continue
-		}
-		d := levenshtein(lname, strings.ToLower(cand))
-		if d > limit {
-			continue
-		}
-		p := commonPrefix(name, cand)
-		if bestD < 0 || d < bestD || d == bestD && (p > bestP || p == bestP && cand < best) {
-			best, bestD, bestP = cand, d, p
-		}
-	}
-	return best
-}
-
-func commonPrefix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
-
-// levenshtein is the optimal-string-alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours (`Strat` is one
-// step from `Start`).
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		if a == b {
-			return 0
-		}
-		return 1 << 20
-	}
-	// d[i][j] over three rolling rows.
-	pp := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], pp[j-2]+1)
-			}
-		}
-		pp, prev, cur = prev, cur, pp
-	}
-	return prev[len(rb)]
 }
 
 func keys[V any](m map[string]V) []string {

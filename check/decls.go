@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
 )
 
 // Enums, entities, fields, attributes and security rules.
@@ -22,17 +23,7 @@ var securityOps = map[string]bool{"read": true, "create": true, "update": true, 
 func (c *checker) entity(e *ast.Entity) {
 	seen := map[string]*ast.Attr{}
 	for _, a := range e.Attrs {
-		if !c.attrBasics(a, entityAttrs, "an entity", seen) {
-			continue
-		}
-		if a.Name.Name == "Principal" {
-			if c.principal == nil {
-				c.principal, c.principalFile = a, c.file.Name
-			} else {
-				d := c.warnf(a.Range, "WF207", "more than one `[Principal]` entity: the runtime's principal must be one entity; keep `[Principal]` on one of them")
-				d.Related = append(d.Related, diagRelated(c.principalFile, c.principal.Range, "first `[Principal]` here"))
-			}
-		}
+		c.attrBasics(a, entityAttrs, "an entity", seen) // WF207 is the rule secondPrincipal's
 	}
 	fields := c.newScope("field")
 	for _, f := range e.Fields {
@@ -47,11 +38,11 @@ func (c *checker) entity(e *ast.Entity) {
 			case "Required":
 			case "MaxLength", "MinLength":
 				if f.Type != nil && f.Type.Name != nil && f.Type.Name.Name != "string" {
-					c.errorf(a.Range, "WF110", "`%s` applies to string fields; `%s` is of type `%s`", a.Name.Name, f.Name.Name, f.Type.Name.Name)
+					c.report(a.Range, diag.WF110, "`%s` applies to string fields; `%s` is of type `%s`", a.Name.Name, f.Name.Name, f.Type.Name.Name)
 					continue
 				}
 				if len(a.Args) != 1 {
-					c.errorf(a.Range, "WF110", "`%s` takes one positive int, as in `%s(80)`", a.Name.Name, a.Name.Name)
+					c.report(a.Range, diag.WF110, "`%s` takes one positive int, as in `%s(80)`", a.Name.Name, a.Name.Name)
 					continue
 				}
 				if ast.HasBad(a.Args[0]) {
@@ -59,7 +50,7 @@ func (c *checker) entity(e *ast.Entity) {
 				}
 				n, ok := ast.Unparen(a.Args[0]).(*ast.IntLit)
 				if !ok || n.Value < 1 {
-					c.errorf(a.Range, "WF110", "`%s` takes a positive int, as in `%s(80)`; found `%s`", a.Name.Name, a.Name.Name, ast.Compact(c.file.Text(a.Args[0].Rng())))
+					c.report(a.Range, diag.WF110, "`%s` takes a positive int, as in `%s(80)`; found `%s`", a.Name.Name, a.Name.Name, ast.Compact(c.file.Text(a.Args[0].Rng())))
 				}
 			}
 		}
@@ -68,7 +59,7 @@ func (c *checker) entity(e *ast.Entity) {
 		for _, r := range sec.Rules {
 			for _, op := range r.Ops {
 				if !securityOps[op.Name] {
-					c.errorf(op.Range, "WF111", "unknown security operation `%s`: the operations are `read`, `create`, `update` and `delete`%s", op.Name, c.didYouMean(op.Range, op.Name, keys(securityOps)))
+					c.report(op.Range, diag.WF111, "unknown security operation `%s`: the operations are `read`, `create`, `update` and `delete`%s", op.Name, c.didYouMean(op.Range, op.Name, keys(securityOps)))
 				}
 			}
 		}
@@ -83,21 +74,22 @@ func (c *checker) attrBasics(a *ast.Attr, allowed map[string]bool, on string, se
 	}
 	n := a.Name.Name
 	if !allowed[n] {
-		hint := c.didYouMean(a.Name.Range, n, keys(allowed))
-		if hint == "" {
-			hint = fmt.Sprintf("; on %s write one of %s", on, quoteList(keys(allowed)))
+		h := c.didYouMean(a.Name.Range, n, keys(allowed))
+		msg := h.String()
+		if h.best == "" {
+			msg = fmt.Sprintf("; on %s write one of %s", on, quoteList(keys(allowed)))
 		}
-		c.errorf(a.Range, "WF110", "unknown attribute `%s` on %s%s", n, on, hint)
+		attach(c.report(a.Range, diag.WF110, "unknown attribute `%s` on %s%s", n, on, msg), h)
 		return false
 	}
 	if prev, ok := seen[n]; ok {
-		d := c.errorf(a.Range, "WF110", "attribute `%s` is given twice; remove this one", n)
+		d := c.report(a.Range, diag.WF110, "attribute `%s` is given twice; remove this one", n)
 		c.related(d, prev.Range, "first given here")
 		return false
 	}
 	seen[n] = a
 	if (n == "Principal" || n == "Required") && a.HasArgs {
-		c.errorf(a.Range, "WF110", "`%s` takes no arguments: write `[%s]`", n, n)
+		c.report(a.Range, diag.WF110, "`%s` takes no arguments: write `[%s]`", n, n)
 		return false
 	}
 	return true
@@ -131,17 +123,51 @@ func (c *checker) typeRef(t *ast.TypeRef) {
 		if _, isWF := d.(*ast.Workflow); !isWF {
 			return
 		}
-		c.errorf(t.Name.Range, "WF102", "`%s` is a workflow, not a type: a type is `string`, `int`, `bool`, `decimal`, `DateTime`, `TimeSpan`, an enum or an entity", n)
+		c.report(t.Name.Range, diag.WF102, "`%s` is a workflow, not a type: a type is `string`, `int`, `bool`, `decimal`, `DateTime`, `TimeSpan`, an enum or an entity", n)
 		return
 	}
-	var cands []string
-	cands = append(cands, keys(builtinTypes)...)
-	for k, d := range c.decls {
-		if _, isWF := d.(*ast.Workflow); !isWF {
-			cands = append(cands, k)
+	c.report(t.Name.Range, diag.WF102, "unknown type `%s`%s", n, c.suggest(t.Name.Range, n, c.typeSet()))
+}
+
+// typeSet are the names a type can have, for suggestions (prepared once).
+func (c *checker) typeSet() *nameSet {
+	if c.types == nil {
+		cands := keys(builtinTypes)
+		for k, d := range c.decls {
+			if _, isWF := d.(*ast.Workflow); !isWF {
+				cands = append(cands, k)
+			}
 		}
+		c.types = newNameSet(cands)
 	}
-	c.errorf(t.Name.Range, "WF102", "unknown type `%s`%s", n, c.didYouMean(t.Name.Range, n, cands))
+	return c.types
+}
+
+// memberSet are an enum's members, for suggestions (prepared once per enum).
+func (c *checker) memberSet(e *ast.Enum) *nameSet {
+	if c.members == nil {
+		c.members = map[*ast.Enum]*nameSet{}
+	}
+	s, ok := c.members[e]
+	if !ok {
+		names := make([]string, len(e.Members))
+		for i, m := range e.Members {
+			names[i] = m.Name
+		}
+		s = newNameSet(names)
+		c.members[e] = s
+	}
+	return s
+}
+
+// typeKnown reports whether t names a built-in type or a type declared
+// once; a missing name (a syntax error) counts as known, to stay quiet.
+func (c *checker) typeKnown(t *ast.TypeRef) bool {
+	if t == nil || t.Name == nil {
+		return true
+	}
+	n := t.Name.Name
+	return builtinTypes[n] || c.decls[n] != nil && !c.duplicated[n]
 }
 
 // typeName resolves a type reference to its name ("" if unknown).
@@ -159,6 +185,9 @@ func (c *checker) typeName(t *ast.TypeRef) string {
 // enumOf returns the enum a type names, if any.
 func (c *checker) enumOf(t *ast.TypeRef) *ast.Enum {
 	if t == nil || t.Name == nil {
+		return nil
+	}
+	if c.duplicated[t.Name.Name] {
 		return nil
 	}
 	e, _ := c.decls[t.Name.Name].(*ast.Enum)

@@ -15,7 +15,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	kind := m.Kind.Name
 	final, ok := milestoneKinds[kind]
 	if !ok {
-		c.errorf(m.Kind.Range, "WF117", "unknown milestone `%s`: a subscription's milestones are `Assigned { … }` (the slot must be taken) and `Finished { … }` (the event must arrive)%s", kind, c.didYouMean(m.Kind.Range, kind, keys(milestoneKinds)))
+		c.report(m.Kind.Range, diag.WF117, "unknown milestone `%s`: a subscription's milestones are `Assigned { … }` (the slot must be taken) and `Finished { … }` (the event must arrive)%s", kind, c.didYouMean(m.Kind.Range, kind, keys(milestoneKinds)))
 		for _, o := range m.Outcomes {
 			c.block(&blockCtx{sc: sc, where: fmt.Sprintf("outcome `%s`", o.Name.Name)}, o.Body)
 		}
@@ -23,11 +23,12 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	}
 	cons := &Consumer{
 		File: c.file.Name, Src: c.file, Pos: m.Kind.Range.Start, Workflow: sc.wc.w.Name.Name, State: sc.st.Name.Name,
-		Slot: sub.Slot().Name, Kind: kind, Attempts: 1, Budget: "none", Valid: true,
+		Slot: sub.Slot().Name, Kind: kind, Attempts: 1, Budget: BudgetNone, Valid: true,
 	}
 	settings := c.newScope("setting")
 	var within, retries, backoff *ast.Setting
 	var retriesN int64 = -1
+	double := false // WF301: Retries and .MaxAttempts(…) both set
 	for _, s := range m.Settings {
 		if !settings.declare(s.Name) {
 			continue
@@ -40,32 +41,13 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		case "Backoff":
 			backoff = s
 		default:
-			c.errorf(s.Name.Range, "WF107", "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, milestoneSettings))
+			c.report(s.Name.Range, diag.WF107, "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, milestoneSettings))
 		}
 	}
 	if m.Bad {
 		cons.Valid = false // what failed to parse may hold any setting
 	}
-	if within == nil && m.Bad {
-		// Not reported: `Within` may be in the part that failed to parse.
-	} else if within == nil {
-		c.errorf(m.Kind.Range, "WF108", "milestone `%s` has no `Within`: add `Within = TimeSpan.FromMinutes(5);`, the length of one window", kind)
-		cons.Valid = false
-	} else if v := within.Value; v != nil && !ast.HasBad(v) {
-		if !isTimeSpanExpr(v) {
-			c.errorf(v.Rng(), "WF107", "`Within` takes a TimeSpan, not %s: %s", kindOfExpr(v), c.timeSpanHint(v))
-			cons.Valid = false
-		} else if t, ok := c.timeSpan(v); !ok {
-			cons.Valid = false
-		} else if t < 0 {
-			c.errorf(v.Rng(), "WF305", "`Within` is negative (%s): a window cannot be negative; write a positive TimeSpan", FormatTicks(t))
-			cons.Valid = false
-		} else {
-			cons.Window = t
-		}
-	} else {
-		cons.Valid = false
-	}
+	window, windowOK := c.window(m, within)
 	if retries != nil {
 		v := retries.Value
 		cons.RetriesValue = v
@@ -73,66 +55,96 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		case v == nil || ast.HasBad(v):
 			cons.Valid = false
 		case !ok || !n.isInt:
-			c.errorf(v.Rng(), "WF107", "`Retries` takes an int, how many further windows follow the first: write `Retries = 2;`")
+			c.report(v.Rng(), diag.WF107, "`Retries` takes an int, how many further windows follow the first, not %s%s", kindOfExpr(v), c.wholeNumberHint(v, n, ok))
 			cons.Valid = false
 		case n.rat.Num().Int64() < 0:
-			c.errorf(v.Rng(), "WF307", "`Retries = %s`: retries count the windows after the first, so the least is 0", n.rat.Num().String())
+			c.report(v.Rng(), diag.WF307, "`Retries = %s`: retries count the windows after the first, so the least is 0", n.rat.Num().String())
 			cons.Valid = false
 		default:
 			retriesN = n.rat.Num().Int64()
-			if retriesN == 0 {
-				c.warnf(v.Rng(), "WF308", "`Retries = 0`: one window and no retries, so nothing is ever retried; write `Retries = 1` or more to retry, or drop the setting")
-			}
-			cons.Attempts, cons.Budget = retriesN+1, "Retries"
+			cons.Attempts, cons.Budget = retriesN+1, BudgetRetries
 		}
 	}
 	if backoff != nil {
 		cons.BackoffSetting = backoff
-		p := c.policy(backoff.Value, "`Backoff`", "WF107")
+		p := c.policy(backoff.Value, backoffSetting)
 		cons.Policy = p
 		if p == nil || !p.Valid {
 			cons.Valid = false
 		}
 		if p != nil && p.Max != nil {
-			if retriesN >= 0 {
-				c.doubleBudget(retries, retriesN, p)
-				cons.Valid = false
-			} else if retries == nil && p.MaxAttempts > 0 {
-				cons.Attempts, cons.Budget = p.MaxAttempts, "MaxAttempts"
+			if retries != nil {
+				if retriesN >= 0 {
+					c.doubleBudget(retries, retriesN, p)
+				}
+				cons.Valid, double = false, true
+			} else if p.MaxAttempts > 0 {
+				cons.Attempts, cons.Budget = p.MaxAttempts, BudgetMaxAttempts
 			}
 		}
 	}
+	// WF308 once, and not beside WF301 (the two budgets are one mistake).
+	if cons.Attempts == 1 && cons.Budget != BudgetNone && !double {
+		if cons.Budget == BudgetRetries {
+			c.report(retries.Value.Rng(), diag.WF308, "`Retries = 0`: one window and no retries, so nothing is ever retried; write `Retries = 1` or more to retry, or drop the setting")
+		} else {
+			c.oneAttempt(cons.Policy)
+		}
+	}
 	outcomes := c.newScope("outcome")
-	hasFinal := false
 	for _, o := range m.Outcomes {
 		n := o.Name.Name
 		switch {
 		case n == "Exhausted" || n == final:
-			if outcomes.declare(o.Name) && n == final {
-				hasFinal = true
-			}
+			outcomes.declare(o.Name)
 		case n == "Unassigned" || n == "Unfinished":
 			other := "Finished"
 			if n == "Unassigned" {
 				other = "Assigned"
 			}
-			c.errorf(o.Name.Range, "WF117", "`%s` belongs to `%s`, not `%s`: under `%s` write `%s { … }`", n, other, kind, kind, final)
-			hasFinal = true // the intent is there; do not add WF205
+			c.report(o.Name.Range, diag.WF117, "`%s` belongs to `%s`, not `%s`: under `%s` write `%s { … }`", n, other, kind, kind, final)
 		default:
-			c.errorf(o.Name.Range, "WF117", "unknown outcome `%s` in milestone `%s`: its outcomes are `Exhausted { … }` and `%s { … }`%s", n, kind, final, c.didYouMean(o.Name.Range, n, []string{"Exhausted", final}))
+			c.report(o.Name.Range, diag.WF117, "unknown outcome `%s` in milestone `%s`: its outcomes are `Exhausted { … }` and `%s { … }`%s", n, kind, final, c.didYouMean(o.Name.Range, n, []string{"Exhausted", final}))
 		}
 		c.block(&blockCtx{sc: sc, where: fmt.Sprintf("outcome `%s`", n)}, o.Body)
 	}
-	if !hasFinal && !m.Bad {
-		c.warnf(m.Kind.Range, "WF205", "milestone `%s` has no `%s { … }`: after the last window passes the run stays in state `%s`; add `%s { goto … }`", kind, final, sc.st.Name.Name, final)
-	}
+	// The lints read only the policy and the budget: a bad window does not
+	// make them unknowable.
+	cons.Lintable = cons.Valid
+	cons.Valid = cons.Valid && windowOK
+	cons.Window = window
 	c.res.Consumers = append(c.res.Consumers, cons)
+}
+
+// window checks a milestone's `Within`; ok is false when it is missing or
+// not a valid window.
+func (c *checker) window(m *ast.Milestone, within *ast.Setting) (_ Ticks, ok bool) {
+	if within == nil {
+		if !m.Bad { // else `Within` may be in the part that failed to parse
+			c.report(m.Kind.Range, diag.WF108, "milestone `%s` has no `Within`: add `Within = TimeSpan.FromMinutes(5);`, the length of one window", m.Kind.Name)
+		}
+		return 0, false
+	}
+	v := within.Value
+	if v == nil || ast.HasBad(v) {
+		return 0, false
+	}
+	if !isTimeSpanExpr(v) {
+		c.report(v.Rng(), diag.WF107, "`Within` takes a TimeSpan, not %s: %s", kindOfExpr(v), c.timeSpanHint(v))
+		return 0, false
+	}
+	t, ok := c.timeSpan(v)
+	if ok && t < 0 {
+		c.report(v.Rng(), diag.WF305, "`Within` is negative (%s): a window cannot be negative; write a positive TimeSpan", FormatTicks(t))
+		return 0, false
+	}
+	return t, ok
 }
 
 // doubleBudget reports WF301: `Retries` and `.MaxAttempts(…)` together.
 func (c *checker) doubleBudget(retries *ast.Setting, n int64, p *Policy) {
 	msg := fmt.Sprintf("this milestone sets `Retries = %d` and its `Backoff` policy also caps the attempts with `.MaxAttempts(…)` — they are two budgets for one thing. Keep ONE: drop `.MaxAttempts(…)` and leave `Retries = %d`, or drop `Retries` and write `.MaxAttempts(%d)` on the policy. ⚠ They count differently — `Retries` is how many FURTHER windows follow the first, `MaxAttempts` is how many windows there are in TOTAL.", n, n, n+1)
-	d := c.errorf(p.Max.Range, "WF301", "%s", msg)
+	d := c.report(p.Max.Range, diag.WF301, "%s", msg)
 	c.related(d, retries.Range, "`Retries` set here")
 	d.Fixes = append(d.Fixes,
 		diag.Fix{Title: "drop `.MaxAttempts(…)`", Edits: []diag.Edit{{File: c.file.Name, Range: p.Max.Cut, NewText: ""}}},
@@ -182,35 +194,12 @@ func sortEdits(es []diag.Edit) {
 	}
 }
 
-// reachability reports states no goto chain reaches from Initial (WF201).
-func (c *checker) reachability(wc *wfCtx, initial *ast.State) {
-	if initial == nil || initial.Kind != ast.Normal || wc.w.Bad {
-		return
+// wholeNumberHint ends WF107's message for a `Retries` that is not an int:
+// a decimal is told it is not whole; anything else is shown what a count
+// looks like, as an example rather than as the answer.
+func (c *checker) wholeNumberHint(v ast.Expr, n num, isNum bool) string {
+	if isNum && !n.bad && !n.isInt {
+		return fmt.Sprintf(": `%s` is not a whole number; write the count of further windows as an int", ast.Compact(c.file.Text(v.Rng())))
 	}
-	// An unresolved goto (WF103) may be the edge that reaches a state: stay
-	// quiet rather than add a second diagnostic for the same typo.
-	for _, ts := range wc.edges {
-		for _, t := range ts {
-			if _, ok := wc.states[t.Name]; !ok {
-				return
-			}
-		}
-	}
-	seen := map[*ast.State]bool{initial: true}
-	queue := []*ast.State{initial}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, t := range wc.edges[s] {
-			if next, ok := wc.states[t.Name]; ok && !seen[next] {
-				seen[next] = true
-				queue = append(queue, next)
-			}
-		}
-	}
-	for _, s := range wc.w.States {
-		if !seen[s] && wc.states[s.Name.Name] == s {
-			c.warnf(s.Name.Range, "WF201", "state `%s` is unreachable: no chain of `goto` leads to it from `%s`, the initial state; add `goto %s;` where a run should move to it, or remove it", s.Name.Name, initial.Name.Name, s.Name.Name)
-		}
-	}
+	return "; write the count of further windows as an int, for example `Retries = 2;` for three windows in all"
 }

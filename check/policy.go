@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -24,11 +25,13 @@ func (s Shape) String() string {
 
 var factories = map[string]Shape{"Fixed": ShapeFixed, "Linear": ShapeLinear, "Exponential": ShapeExponential}
 
+var factoryNames = keys(factories)
+
 // Member is one fluent member of a policy: `.MaxAttempts(3)`.
 type Member struct {
 	Name *ast.Ident
 	Call *ast.Call
-	// Range runs from the member's name to its `)`, the dot excluded (§7).
+	// Range runs from the member's name to its `)`, the dot excluded (docs/language.md, Diagnostics).
 	Range diag.Range
 	// Cut is what deleting the member removes: from the end of what precedes
 	// it (so the dot and any line break go too) to its `)`.
@@ -36,7 +39,7 @@ type Member struct {
 	Arg ast.Expr // the single argument, nil if the count is wrong
 }
 
-// Policy is a resolved Backoff policy (LANGUAGE.md §5).
+// Policy is a resolved Backoff policy (docs/language.md, Backoff policies).
 type Policy struct {
 	Expr    ast.Expr   // the whole policy expression
 	Bare    bool       // a bare TimeSpan, meaning Fixed
@@ -56,14 +59,28 @@ type Policy struct {
 	// Valid is false when some part did not evaluate (already reported):
 	// lowering and the schedule lints skip such a policy.
 	Valid bool
+	// unknownMember: a member is not one of the policy's (WF304); it may
+	// have been meant as the budget, so no WF302 follows.
+	unknownMember bool
 }
 
 // HasCap reports whether the policy has `.Cap(…)`.
 func (p *Policy) HasCap() bool { return p.CapM != nil }
 
-// policy resolves a policy expression. notPolicy is the code for a value that
-// is not a policy at all (WF107 in a setting, WF304 as an argument).
-func (c *checker) policy(e ast.Expr, where, notPolicy string) *Policy {
+// policyUse is where a policy is written.
+type policyUse int
+
+const (
+	backoffSetting policyUse = iota // a milestone's `Backoff = …;`
+	retryArg                        // a durable step's `retry: …`
+)
+
+// policy resolves a policy expression.
+func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
+	where, notPolicy := "`Backoff`", diag.WF107
+	if use == retryArg {
+		where, notPolicy = "`retry:`", diag.WF304
+	}
 	if e == nil || ast.HasBad(e) {
 		return nil
 	}
@@ -79,10 +96,15 @@ func (c *checker) policy(e ast.Expr, where, notPolicy string) *Policy {
 	if !isPolicyExpr(e) {
 		k := kindOfExpr(e)
 		hint := "write `Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(3)` or a bare TimeSpan"
-		if k == kInt || k == kDecimal {
+		switch {
+		case k == kInt && use == retryArg:
+			// On a step, a number is more likely the attempts than seconds:
+			// a bare TimeSpan there would still need `.MaxAttempts(…)`.
+			hint = fmt.Sprintf("if %s is the number of attempts, write `Backoff.Fixed(TimeSpan.FromSeconds(…)).MaxAttempts(%s)` with the wait you want", c.file.Text(e.Rng()), c.file.Text(e.Rng()))
+		case k == kInt || k == kDecimal:
 			hint = c.timeSpanHint(e) + " (a bare TimeSpan is a fixed policy)"
 		}
-		c.errorf(e.Rng(), notPolicy, "%s takes a Backoff policy, not %s: %s", where, k, hint)
+		c.report(e.Rng(), notPolicy, "%s takes a Backoff policy, not %s: %s", where, k, hint)
 		return nil
 	}
 	// Unwind the member chain from the outside in.
@@ -94,18 +116,18 @@ func (c *checker) policy(e ast.Expr, where, notPolicy string) *Policy {
 			// `Backoff.Exponential` without arguments, or `….Cap` without (…).
 			if sel, ok := x.(*ast.Selector); ok {
 				if n, ok := sel.X.(*ast.Name); ok && n.Name == "Backoff" {
-					c.errorf(sel.Range, "WF304", "`Backoff.%s` needs its interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", sel.Sel.Name, sel.Sel.Name)
+					c.report(sel.Range, diag.WF304, "`Backoff.%s` needs its interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", sel.Sel.Name, sel.Sel.Name)
 				} else {
-					c.errorf(sel.Sel.Range, "WF304", "`.%s` needs its argument in parentheses, as in `.%s(…)`", sel.Sel.Name, sel.Sel.Name)
+					c.report(sel.Sel.Range, diag.WF304, "`.%s` needs its argument in parentheses, as in `.%s(…)`", sel.Sel.Name, sel.Sel.Name)
 				}
 			} else {
-				c.errorf(x.Rng(), "WF304", "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`")
+				c.report(x.Rng(), diag.WF304, "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`")
 			}
 			return nil
 		}
 		sel, ok := call.Fun.(*ast.Selector)
 		if !ok {
-			c.errorf(call.Range, "WF304", "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`")
+			c.report(call.Range, diag.WF304, "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`")
 			return nil
 		}
 		if n, ok := sel.X.(*ast.Name); ok && n.Name == "Backoff" {
@@ -139,13 +161,13 @@ func (c *checker) factory(p *Policy, call *ast.Call) {
 	name := p.Factory.Name
 	shape, ok := factories[name]
 	if !ok {
-		c.errorf(p.Factory.Range, "WF304", "unknown policy `Backoff.%s`: write `Backoff.Fixed`, `Backoff.Linear` or `Backoff.Exponential`%s", name, c.didYouMean(p.Factory.Range, name, keys(factories)))
+		c.report(p.Factory.Range, diag.WF304, "unknown policy `Backoff.%s`: write `Backoff.Fixed`, `Backoff.Linear` or `Backoff.Exponential`%s", name, c.didYouMean(p.Factory.Range, name, factoryNames))
 		p.Valid = false
 		return
 	}
 	p.Shape = shape
 	if len(call.Args) != 1 || call.Args[0].Label != nil {
-		c.errorf(call.Range, "WF304", "`Backoff.%s` takes one TimeSpan, the interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", name, name)
+		c.report(call.Range, diag.WF304, "`Backoff.%s` takes one TimeSpan, the interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", name, name)
 		p.Valid = false
 		return
 	}
@@ -155,7 +177,7 @@ func (c *checker) factory(p *Policy, call *ast.Call) {
 		return
 	}
 	if !isTimeSpanExpr(arg) {
-		c.errorf(arg.Rng(), "WF304", "`Backoff.%s` expects a TimeSpan, not %s: %s", name, kindOfExpr(arg), c.timeSpanHint(arg))
+		c.report(arg.Rng(), diag.WF304, "`Backoff.%s` expects a TimeSpan, not %s: %s", name, kindOfExpr(arg), c.timeSpanHint(arg))
 		p.Valid = false
 		return
 	}
@@ -172,21 +194,41 @@ func (c *checker) factory(p *Policy, call *ast.Call) {
 func (c *checker) intervalRange(p *Policy) {
 	switch {
 	case p.Interval < 0:
-		c.errorf(p.IntervalExpr.Rng(), "WF305", "the interval is negative (%s): a wait cannot be negative; write a positive TimeSpan", FormatTicks(p.Interval))
+		c.report(p.IntervalExpr.Rng(), diag.WF305, "the interval is negative (%s): a wait cannot be negative; write a positive TimeSpan", FormatTicks(p.Interval))
 		p.Valid = false
 	case p.Interval == 0:
-		c.warnf(p.IntervalExpr.Rng(), "WF306", "the interval is zero: every retry happens immediately, with no backoff; write a positive TimeSpan if the dependency needs time to recover")
+		c.report(p.IntervalExpr.Rng(), diag.WF306, "the interval is zero: every retry happens immediately, with no backoff; write a positive TimeSpan if the dependency needs time to recover")
 	}
 }
 
 var memberSigs = map[string]string{"MaxAttempts": "int", "Cap": "TimeSpan", "Jitter": "decimal"}
 
+var memberNames = keys(memberSigs)
+
+// retriesMember reports `.Retries(n)`, a milestone setting written as a
+// policy member, with the fix that writes the same budget as
+// `.MaxAttempts(n+1)`: retries count the attempts after the first.
+func (c *checker) retriesMember(m *Member) {
+	d := c.report(m.Range, diag.WF304, "a policy has no `.Retries(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.Retries(n)` is `.MaxAttempts(n+1)`")
+	if n, ok := numLit(m.Arg); ok && !n.bad && n.isInt && n.rat.Sign() >= 0 && n.rat.Num().Int64() < math.MaxInt32 {
+		total := n.rat.Num().Int64() + 1
+		d.Fixes = append(d.Fixes, diag.Fix{
+			Title: fmt.Sprintf("write `.MaxAttempts(%d)` (%s)", total, AttemptsBothWays(total)),
+			Edits: []diag.Edit{{File: c.file.Name, Range: m.Range, NewText: fmt.Sprintf("MaxAttempts(%d)", total)}},
+		})
+	}
+}
+
 func (c *checker) member(p *Policy, m *Member) {
 	name := m.Name.Name
 	sig, ok := memberSigs[name]
 	if !ok {
-		c.errorf(m.Name.Range, "WF304", "unknown policy member `.%s`: the members are `.MaxAttempts(int)`, `.Cap(TimeSpan)` and `.Jitter(decimal)`%s", name, c.didYouMean(m.Name.Range, name, keys(memberSigs)))
-		p.Valid = false
+		p.Valid, p.unknownMember = false, true
+		if name == "Retries" {
+			c.retriesMember(m)
+			return
+		}
+		c.report(m.Name.Range, diag.WF304, "unknown policy member `.%s`: the members are `.MaxAttempts(int)`, `.Cap(TimeSpan)` and `.Jitter(decimal)`%s", name, c.didYouMean(m.Name.Range, name, memberNames))
 		return
 	}
 	var prev *Member
@@ -199,7 +241,7 @@ func (c *checker) member(p *Policy, m *Member) {
 		prev = p.JitterM
 	}
 	if prev != nil {
-		d := c.errorf(m.Range, "WF303", "`.%s` is given twice; the policy keeps one of each member: delete this one", name)
+		d := c.report(m.Range, diag.WF303, "`.%s` is given twice; the policy keeps one of each member: delete this one", name)
 		c.related(d, prev.Range, "first given here")
 		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("delete the second `.%s`", c.file.Text(m.Range)), MachineApplicable: true,
 			Edits: []diag.Edit{{File: c.file.Name, Range: m.Cut, NewText: ""}}})
@@ -215,7 +257,7 @@ func (c *checker) member(p *Policy, m *Member) {
 		p.JitterM = m
 	}
 	if m.Arg == nil {
-		c.errorf(m.Range, "WF304", "`.%s` takes one %s, as in %s", name, sig, memberExample(name))
+		c.report(m.Range, diag.WF304, "`.%s` takes one %s, as in %s", name, sig, memberExample(name))
 		p.Valid = false
 		return
 	}
@@ -227,23 +269,21 @@ func (c *checker) member(p *Policy, m *Member) {
 	case "MaxAttempts":
 		n, ok := numLit(m.Arg)
 		if !ok || !n.isInt {
-			c.errorf(m.Arg.Rng(), "WF304", "`.MaxAttempts` expects an int (how many attempts in total), not %s: write %s", kindOfExpr(m.Arg), memberExample(name))
+			c.report(m.Arg.Rng(), diag.WF304, "`.MaxAttempts` expects an int (how many attempts in total), not %s: write %s", kindOfExpr(m.Arg), memberExample(name))
 			p.Valid = false
 			return
 		}
 		v := n.rat.Num().Int64()
 		switch {
 		case v < 1:
-			c.errorf(m.Arg.Rng(), "WF307", "`MaxAttempts(%d)`: attempts count the first try, so the least is 1; write `.MaxAttempts(1)` for no retries or more for retries", v)
+			c.report(m.Arg.Rng(), diag.WF307, "`MaxAttempts(%d)`: attempts count the first try, so the least is 1; write `.MaxAttempts(1)` for no retries or more for retries", v)
 			p.Valid = false
 			return
-		case v == 1:
-			c.warnf(m.Arg.Rng(), "WF308", "`MaxAttempts(1)`: the first try and no retries, so nothing is ever retried; write `.MaxAttempts(2)` or more to retry")
 		}
 		p.MaxAttempts = v
 	case "Cap":
 		if !isTimeSpanExpr(m.Arg) {
-			c.errorf(m.Arg.Rng(), "WF304", "`.Cap` expects a TimeSpan, not %s: %s", kindOfExpr(m.Arg), c.timeSpanHint(m.Arg))
+			c.report(m.Arg.Rng(), diag.WF304, "`.Cap` expects a TimeSpan, not %s: %s", kindOfExpr(m.Arg), c.timeSpanHint(m.Arg))
 			p.Valid = false
 			return
 		}
@@ -253,7 +293,7 @@ func (c *checker) member(p *Policy, m *Member) {
 			return
 		}
 		if t < 0 {
-			c.errorf(m.Arg.Rng(), "WF305", "the cap is negative (%s): a wait cannot be negative; write a positive TimeSpan", FormatTicks(t))
+			c.report(m.Arg.Rng(), diag.WF305, "the cap is negative (%s): a wait cannot be negative; write a positive TimeSpan", FormatTicks(t))
 			p.Valid = false
 			return
 		}
@@ -261,17 +301,23 @@ func (c *checker) member(p *Policy, m *Member) {
 	case "Jitter":
 		n, ok := numLit(m.Arg)
 		if !ok {
-			c.errorf(m.Arg.Rng(), "WF304", "`.Jitter` expects a decimal fraction such as `0.2` (±20%%), not %s", kindOfExpr(m.Arg))
+			c.report(m.Arg.Rng(), diag.WF304, "`.Jitter` expects a decimal fraction such as `0.2` (±20%%), not %s", kindOfExpr(m.Arg))
 			p.Valid = false
 			return
 		}
 		if n.rat.Sign() < 0 || n.rat.Cmp(big.NewRat(1, 1)) > 0 {
-			c.errorf(m.Arg.Rng(), "WF309", "`Jitter(%s)` is outside [0, 1]: jitter is a fraction of each wait, such as `0.2` for ±20%%", ast.Compact(c.file.Text(m.Arg.Rng())))
+			c.report(m.Arg.Rng(), diag.WF309, "`Jitter(%s)` is outside [0, 1]: jitter is a fraction of each wait, such as `0.2` for ±20%%", ast.Compact(c.file.Text(m.Arg.Rng())))
 			p.Valid = false
 			return
 		}
 		p.Jitter = n.rat
 	}
+}
+
+// oneAttempt reports WF308 for `.MaxAttempts(1)`. Its consumer reports it,
+// once it knows no other budget (WF301) is the real problem.
+func (c *checker) oneAttempt(p *Policy) {
+	c.report(p.Max.Arg.Rng(), diag.WF308, "`MaxAttempts(1)`: the first try and no retries, so nothing is ever retried; write `.MaxAttempts(2)` or more to retry")
 }
 
 func memberExample(name string) string {
@@ -285,7 +331,7 @@ func memberExample(name string) string {
 }
 
 // AttemptsBothWays counts a budget both ways, in total and in retries, as
-// messages say it (LANGUAGE.md §7): "4 attempts: the first try and 3 retries".
+// messages say it (docs/language.md, Diagnostics): "4 attempts: the first try and 3 retries".
 func AttemptsBothWays(n int64) string { return CountAttempts(n, "the first try") }
 
 // CountAttempts counts a budget both ways, naming the first attempt as

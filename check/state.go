@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -18,29 +19,32 @@ type stCtx struct {
 
 func (c *checker) state(wc *wfCtx, s *ast.State) {
 	sc := &stCtx{wc: wc, st: s, opaque: s.Bad}
+	if c.stFacts[s] == nil {
+		c.stFacts[s] = sc
+	}
 	settings := c.newScope("setting")
 	for _, set := range s.Settings {
 		if !settings.declare(set.Name) {
 			continue
 		}
 		if set.Name.Name != "Message" {
-			c.errorf(set.Name.Range, "WF107", "unknown state setting `%s`: a state takes no settings, except `Message = \"…\";` on a `terminal error` state", set.Name.Name)
+			c.report(set.Name.Range, diag.WF107, "unknown state setting `%s`: a state takes no settings, except `Message = \"…\";` on a `terminal error` state", set.Name.Name)
 			continue
 		}
 		if s.Kind != ast.TerminalError {
-			c.errorf(set.Name.Range, "WF107", "`Message` belongs on a `terminal error` state; `%s` is not one: write `terminal error %s { Message = \"…\"; }` or drop the setting", s.Name.Name, s.Name.Name)
+			c.report(set.Name.Range, diag.WF107, "`Message` belongs on a `terminal error` state; `%s` is not one: write `terminal error %s { Message = \"…\"; }` or drop the setting", s.Name.Name, s.Name.Name)
 			continue
 		}
 		if set.Value != nil && !ast.HasBad(set.Value) && kindOfExpr(set.Value) != kString {
-			c.errorf(set.Value.Rng(), "WF107", "`Message` takes a string: write `Message = \"…\";`")
+			c.report(set.Value.Rng(), diag.WF107, "`Message` takes a string: write `Message = \"…\";`")
 		}
 	}
 	if s.Kind != ast.Normal {
 		for _, sub := range s.Subscribes {
-			c.errorf(sub.Range, "WF116", "terminal state `%s` subscribes to `%s`: a run that reaches a terminal state has ended and waits for nothing; move the subscription to a non-terminal state", s.Name.Name, sub.Event.Name)
+			c.report(sub.Range, diag.WF116, "terminal state `%s` subscribes to `%s`: a run that reaches a terminal state has ended and waits for nothing; move the subscription to a non-terminal state", s.Name.Name, sub.Event.Name)
 		}
 		for _, h := range s.Handlers {
-			c.errorf(h.Range, "WF116", "terminal state `%s` handles `%s`: a run that reaches a terminal state has ended; move the handler to a non-terminal state", s.Name.Name, h.Name.Name)
+			c.report(h.Range, diag.WF116, "terminal state `%s` handles `%s`: a run that reaches a terminal state has ended; move the handler to a non-terminal state", s.Name.Name, h.Name.Name)
 		}
 		wc.stateTargets(s, nil)
 		return
@@ -48,14 +52,27 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 	// Subscriptions: slots of this state.
 	slots := map[string]*ast.Subscribe{}
 	slotScope := c.newScope("subscription")
-	unknownEvent := false // a WF104 here may be what a handler meant
+	// explains are the handler names an undeclared event's subscription may
+	// be meant for: its own name and the event it is close to.
+	var explains []string
 	for _, sub := range s.Subscribes {
 		ev, known := wc.events[sub.Event.Name]
 		if !known {
-			unknownEvent = true
-		}
-		if !known && !wc.w.Bad {
-			c.errorf(sub.Event.Range, "WF104", "`subscribe %s`: workflow `%s` declares no event `%s`%s", sub.Event.Name, wc.w.Name.Name, sub.Event.Name, c.suggestEvent(sub.Event, wc))
+			h := c.suggest(sub.Event.Range, sub.Event.Name, wc.eventNames())
+			explains = append(explains, sub.Event.Name)
+			if h.best != "" {
+				explains = append(explains, h.best)
+			}
+			if !wc.eventsUncertain {
+				msg := h.String()
+				if h.best == "" {
+					msg = fmt.Sprintf("; declare it with `event %s(…);`", sub.Event.Name)
+				}
+				d := c.report(sub.Event.Range, diag.WF104, "`subscribe %s`: workflow `%s` declares no event `%s`%s", sub.Event.Name, wc.w.Name.Name, sub.Event.Name, msg)
+				if h.best != "" {
+					d.Fixes = append(d.Fixes, c.renameSubscribed(s, sub, h.best))
+				}
+			}
 		}
 		if known && sub.Params != nil {
 			c.paramsMatch(sub.Params, ev, "this subscription")
@@ -76,6 +93,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 			sc.opaque = true
 		}
 	}
+	var explainSet, slotSet *nameSet // prepared at the first unknown handler
 	handled := map[string]bool{}
 	handlerScope := c.newScope("handler for")
 	for _, h := range s.Handlers {
@@ -86,18 +104,11 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 		}
 		sub, ok := slots[h.Name.Name]
 		if !ok {
-			if !s.Bad && !unknownEvent {
-				var names []string
-				for k := range slots {
-					names = append(names, k)
-				}
-				hint := c.didYouMean(h.Name.Range, h.Name.Name, names)
-				if hint == "" && len(names) > 0 {
-					hint = "; this state subscribes " + quoteList(keys(slots))
-				} else if hint == "" {
-					hint = fmt.Sprintf("; subscribe it first: `subscribe %s(…);`", h.Name.Name)
-				}
-				c.errorf(h.Name.Range, "WF105", "`on %s`: state `%s` has no subscription named `%s`%s", h.Name.Name, s.Name.Name, h.Name.Name, hint)
+			if explainSet == nil {
+				explainSet, slotSet = newNameSet(explains), newNameSet(keys(slots))
+			}
+			if !s.Bad && !slices.Contains(explainSet.names, h.Name.Name) && explainSet.closest(h.Name.Name) == "" {
+				c.unsubscribedHandler(s, h, slotSet)
 			}
 			c.handlerBody(sc, h, nil)
 			continue
@@ -108,24 +119,39 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 		}
 		c.handlerBody(sc, h, ev)
 	}
-	for _, sub := range s.Subscribes {
-		_, known := wc.events[sub.Event.Name]
-		if !known || sub.Bad || s.Bad || len(sub.Milestones) > 0 || handled[sub.Slot().Name] {
-			continue
-		}
-		c.warnf(sub.Event.Range, "WF203", "subscription to `%s` has no handler and no milestone: nothing happens when it arrives; add `on %s { … }`", sub.Event.Name, sub.Slot().Name)
-	}
-	if len(sc.targets) == 0 && !sc.opaque && wc.states[s.Name.Name] == s {
-		c.warnf(s.Name.Range, "WF204", "state `%s` has no way out: no handler or outcome in it says `goto`, so a run that enters it stays for ever; add a `goto` or make it `terminal`", s.Name.Name)
-	}
 	wc.stateTargets(s, sc.targets)
 }
 
-func (c *checker) suggestEvent(id *ast.Ident, wc *wfCtx) string {
-	if h := c.didYouMean(id.Range, id.Name, keys(wc.events)); h != "" {
-		return h
+// renameSubscribed is the fix for `subscribe X` of an undeclared X close to
+// event name: it renames the subscription and, when the subscription has no
+// alias, the handlers that answer it, so no `on X` is left unsubscribed.
+func (c *checker) renameSubscribed(s *ast.State, sub *ast.Subscribe, name string) diag.Fix {
+	edits := []diag.Edit{{File: c.file.Name, Range: sub.Event.Range, NewText: name}}
+	if sub.Alias == nil {
+		for _, h := range s.Handlers {
+			if h.Name.Name == sub.Event.Name {
+				edits = append(edits, diag.Edit{File: c.file.Name, Range: h.Name.Range, NewText: name})
+			}
+		}
 	}
-	return fmt.Sprintf("; declare it with `event %s(…);`", id.Name)
+	sortEdits(edits)
+	return diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", sub.Event.Name, name), Edits: edits}
+}
+
+// unsubscribedHandler reports WF105 for `on X` when no subscription of the
+// state is named X.
+func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameSet) {
+	names := slots.names
+	hn := c.suggest(h.Name.Range, h.Name.Name, slots)
+	msg := hn.String()
+	switch {
+	case hn.best != "":
+	case len(names) > 0:
+		msg = "; this state subscribes " + quoteList(names)
+	default:
+		msg = fmt.Sprintf("; subscribe it first: `subscribe %s(…);`", h.Name.Name)
+	}
+	attach(c.report(h.Name.Range, diag.WF105, "`on %s`: state `%s` has no subscription named `%s`%s", h.Name.Name, s.Name.Name, h.Name.Name, msg), hn)
 }
 
 // stateTargets records the goto targets of a state for reachability.
@@ -142,39 +168,56 @@ type blockCtx struct {
 	enum      *ast.Enum // the enum of the handler's parameter, if any
 	enumParam string    // that parameter's name
 	inStep    bool
-	where     string // "handler `on X`", "outcome `Exhausted`", …
+	handler   bool   // the body of `on X`, where `default` may stand
+	where     string // for messages: "handler `on X`", "outcome `Exhausted`", …
+	// typeUnknown: a parameter's type is unknown or declared twice (WF102,
+	// WF101 say so), so whether cases fit cannot be known.
+	typeUnknown bool
 }
 
 func (c *checker) handlerBody(sc *stCtx, h *ast.Handler, ev *ast.Event) {
 	if h.Body == nil {
 		return
 	}
-	bc := &blockCtx{sc: sc, where: fmt.Sprintf("handler `on %s`", h.Name.Name)}
+	bc := &blockCtx{sc: sc, handler: true, where: fmt.Sprintf("handler `on %s`", h.Name.Name)}
+	bc.enum, bc.enumParam, bc.typeUnknown = c.paramEnum(h, ev)
+	c.block(bc, h.Body)
+}
+
+// paramEnum finds the enum a handler's cases match: the type of its first
+// enum parameter (written on the handler, else on the event). unknown is
+// true when a parameter before it has a type unknown or declared twice.
+func (c *checker) paramEnum(h *ast.Handler, ev *ast.Event) (e *ast.Enum, param string, unknown bool) {
 	params := h.Params
 	if params == nil && ev != nil {
 		params = ev.Params
 	}
-	if params != nil {
-		for _, p := range params.List {
-			if e := c.enumOf(p.Type); e != nil {
-				bc.enum, bc.enumParam = e, p.Name.Name
-				break
-			}
+	if params == nil {
+		return nil, "", false
+	}
+	for _, p := range params.List {
+		if !c.typeKnown(p.Type) {
+			return nil, "", true // it may be the enum meant
+		}
+		if en := c.enumOf(p.Type); en != nil {
+			return en, p.Name.Name, false
 		}
 	}
-	cases := c.block(bc, h.Body)
-	if bc.enum != nil && !bc.enum.Bad && len(cases.labels) > 0 && !cases.hasDefault && !h.Body.Bad {
-		var missing []string
-		for _, m := range bc.enum.Members {
-			if !cases.labels[m.Name] {
-				missing = append(missing, m.Name)
-			}
-		}
-		if len(missing) > 0 {
-			c.warnf(h.Name.Range, "WF206", "`on %s` has no case for %s of `%s` and no `default`: a run stays put when `%s` is %s; add %s or `default { … }`",
-				h.Name.Name, quoteList(missing), bc.enum.Name.Name, bc.enumParam, orList(missing), caseList(missing))
+	return nil, "", false
+}
+
+// handlerEnum is paramEnum for a handler of state s, through its
+// subscription's event.
+func (c *checker) handlerEnum(wc *wfCtx, s *ast.State, h *ast.Handler) (*ast.Enum, string) {
+	var ev *ast.Event
+	for _, sub := range s.Subscribes {
+		if sub.Slot().Name == h.Name.Name {
+			ev = wc.events[sub.Event.Name]
+			break
 		}
 	}
+	e, param, _ := c.paramEnum(h, ev)
+	return e, param
 }
 
 func orList(xs []string) string {
@@ -193,33 +236,17 @@ func caseList(xs []string) string {
 	return strings.Join(out, ", ")
 }
 
-// caseInfo is what a block's cases covered.
-type caseInfo struct {
-	labels     map[string]bool
-	hasDefault bool
-}
-
-// block checks statements; it returns the case labels at this level.
-func (c *checker) block(bc *blockCtx, b *ast.Block) caseInfo {
-	info := caseInfo{labels: map[string]bool{}}
+// block checks the statements of a block.
+func (c *checker) block(bc *blockCtx, b *ast.Block) {
 	if b == nil {
-		return info
+		return
 	}
 	if b.Bad {
 		bc.sc.opaque = true
 	}
 	var firstDefault *ast.Default
 	caseScope := c.newScope("case")
-	var afterGoto *ast.Goto
-	reported := false
-	for i, st := range b.Stmts {
-		if afterGoto != nil && !reported {
-			reported = true
-			last := b.Stmts[len(b.Stmts)-1]
-			d := c.warnf(st.Rng(), "WF202", "this statement never runs: it comes after `goto %s;`, which leaves the state; remove it or move it before the `goto`", afterGoto.Target.Name)
-			d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("remove the %s after `goto %s;`", stmtCount(len(b.Stmts)-i), afterGoto.Target.Name), MachineApplicable: true,
-				Edits: []diag.Edit{{File: c.file.Name, Range: diag.Range{Start: afterGoto.Range.End, End: last.Rng().End}, NewText: ""}}})
-		}
+	for _, st := range b.Stmts {
 		switch st := st.(type) {
 		case *ast.Goto:
 			if st.Target == nil {
@@ -228,33 +255,27 @@ func (c *checker) block(bc *blockCtx, b *ast.Block) caseInfo {
 			bc.sc.targets = append(bc.sc.targets, st.Target)
 			c.resolveState(bc.sc.wc, st.Target)
 			if bc.inStep {
-				c.errorf(st.Range, "WF118", "`goto` inside a durable step: a step's body runs external calls only; move `goto %s;` after the step", st.Target.Name)
-			}
-			if afterGoto == nil {
-				afterGoto = st
+				c.report(st.Range, diag.WF118, "`goto` inside a durable step: a step's body runs external calls only; move `goto %s;` after the step", st.Target.Name)
 			}
 		case *ast.Default:
 			kw := keywordRange(st.Range, "default")
 			switch {
-			case bc.enum == nil && bc.enumParam == "" && !strings.HasPrefix(bc.where, "handler"):
-				c.errorf(kw, "WF109", "`default` in %s: cases and `default` belong in a handler whose parameter is an enum", bc.where)
+			case !bc.handler:
+				c.report(kw, diag.WF109, "`default` in %s: cases and `default` belong in a handler whose parameter is an enum", bc.where)
 			case firstDefault != nil:
-				d := c.errorf(kw, "WF109", "a second `default` in %s: only one can catch the rest; merge them", bc.where)
+				d := c.report(kw, diag.WF109, "a second `default` in %s: only one can catch the rest; merge them", bc.where)
 				c.related(d, keywordRange(firstDefault.Range, "default"), "first `default` here")
 			default:
 				firstDefault = st
-				info.hasDefault = true
 			}
 			c.block(bc, st.Body)
 		case *ast.Case:
 			c.caseLabel(bc, st.Label, caseScope)
-			info.labels[st.Label.Name] = true
 			c.block(bc, st.Body)
 		case *ast.CallStmt:
 			c.callStmt(bc, st)
 		}
 	}
-	return info
 }
 
 func stmtCount(n int) string {
@@ -272,9 +293,14 @@ func keywordRange(r diag.Range, kw string) diag.Range {
 	return diag.Range{Start: r.Start, End: end}
 }
 
+// caseLabel checks a case label (WF109). A label close to a member is told
+// so; the rule casesMissingMembers counts it as that member.
 func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
+	if bc.typeUnknown {
+		return
+	}
 	if bc.enum == nil {
-		c.errorf(label.Range, "WF109", "case `%s` in %s, which has no enum parameter to match: cases go in a handler such as `on Done(Decision d) { %s { … } }`", label.Name, bc.where, label.Name)
+		c.report(label.Range, diag.WF109, "case `%s` in %s, which has no enum parameter to match: cases go in a handler such as `on Done(Decision d) { %s { … } }`", label.Name, bc.where, label.Name)
 		return
 	}
 	if !sc.declare(label) {
@@ -283,20 +309,16 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
 	if bc.enum.Bad {
 		return
 	}
-	for _, m := range bc.enum.Members {
-		if m.Name == label.Name {
-			return
-		}
+	set := c.memberSet(bc.enum)
+	if _, found := slices.BinarySearch(set.names, label.Name); found {
+		return
 	}
-	var names []string
-	for _, m := range bc.enum.Members {
-		names = append(names, m.Name)
+	h := c.suggest(label.Range, label.Name, set)
+	msg := h.String()
+	if h.best == "" {
+		msg = "; its members are " + quoteList(set.names)
 	}
-	hint := c.didYouMean(label.Range, label.Name, names)
-	if hint == "" {
-		hint = "; its members are " + quoteList(names)
-	}
-	c.errorf(label.Range, "WF109", "case `%s` is not a member of `%s`, the type of `%s`%s", label.Name, bc.enum.Name.Name, bc.enumParam, hint)
+	attach(c.report(label.Range, diag.WF109, "case `%s` is not a member of `%s`, the type of `%s`%s", label.Name, bc.enum.Name.Name, bc.enumParam, msg), h)
 }
 
 // callStmt checks a call statement; a call with a body is a durable step.
@@ -304,7 +326,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 	name, _ := ast.DottedName(st.Call.Fun)
 	if st.Body == nil {
 		if name == "Workflow.Once" {
-			c.errorf(st.Call.Range, "WF118", "`Workflow.Once` is a durable step and needs a body: write `Workflow.Once(\"name\") { … }`")
+			c.report(st.Call.Range, diag.WF118, "`Workflow.Once` is a durable step and needs a body: write `Workflow.Once(\"name\") { … }`")
 		}
 		return
 	}
@@ -313,16 +335,16 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		if shown == "" {
 			shown = ast.Compact(c.file.Text(st.Call.Fun.Rng()))
 		}
-		c.errorf(st.Call.Fun.Rng(), "WF118", "unknown step `%s`: the only durable step is `Workflow.Once(\"name\", retry: policy) { … }`", shown)
+		c.report(st.Call.Fun.Rng(), diag.WF118, "unknown step `%s`: the only durable step is `Workflow.Once(\"name\", retry: policy) { … }`", shown)
 		c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step"}, st.Body)
 		return
 	}
 	if bc.inStep {
-		c.errorf(st.Call.Range, "WF118", "a durable step inside a durable step: steps do not nest; move this `Workflow.Once` out of the enclosing step")
+		c.report(st.Call.Range, diag.WF118, "a durable step inside a durable step: steps do not nest; move this `Workflow.Once` out of the enclosing step")
 	}
 	cons := &Consumer{
 		File: c.file.Name, Src: c.file, Pos: st.Call.Range.Start, Workflow: bc.sc.wc.w.Name.Name, State: bc.sc.st.Name.Name,
-		Step: true, Kind: "Workflow.Once", Attempts: 1, Budget: "none", Valid: true,
+		Step: true, Kind: "Workflow.Once", Attempts: 1, Budget: BudgetNone, Valid: true,
 	}
 	var nameArg *ast.Arg
 	var retry *ast.Arg
@@ -333,25 +355,25 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		case a.Label != nil && a.Label.Name == "retry" && retry == nil:
 			retry = a
 		case a.Label != nil && a.Label.Name == "retry":
-			d := c.errorf(a.Label.Range, "WF101", "duplicate argument `retry:`")
+			d := c.report(a.Label.Range, diag.WF101, "duplicate argument `retry:`")
 			c.related(d, retry.Label.Range, "first given here")
 		case a.Label != nil:
-			c.errorf(a.Label.Range, "WF118", "unknown argument `%s:`: `Workflow.Once` takes a name and `retry:`%s", a.Label.Name, c.didYouMean(a.Label.Range, a.Label.Name, []string{"retry"}))
+			c.report(a.Label.Range, diag.WF118, "unknown argument `%s:`: `Workflow.Once` takes a name and `retry:`%s", a.Label.Name, c.didYouMean(a.Label.Range, a.Label.Name, []string{"retry"}))
 		default:
-			c.errorf(a.Range, "WF118", "unexpected argument: `Workflow.Once` takes the step's name first, then `retry: policy`")
+			c.report(a.Range, diag.WF118, "unexpected argument: `Workflow.Once` takes the step's name first, then `retry: policy`")
 		}
 	}
 	if nameArg == nil {
-		c.errorf(st.Call.Range, "WF118", "`Workflow.Once` needs the step's name first, a non-empty string: `Workflow.Once(\"send-invoice\", …)`")
+		c.report(st.Call.Range, diag.WF118, "`Workflow.Once` needs the step's name first, a non-empty string: `Workflow.Once(\"send-invoice\", …)`")
 		cons.Valid = false
 	} else if !ast.HasBad(nameArg.Value) {
 		lit, ok := ast.Unparen(nameArg.Value).(*ast.StringLit)
 		switch {
 		case !ok:
-			c.errorf(nameArg.Range, "WF118", "a step's name is its durable identity, so it is a string literal: write `Workflow.Once(\"send-invoice\", …)`")
+			c.report(nameArg.Range, diag.WF118, "a step's name is its durable identity, so it is a string literal: write `Workflow.Once(\"send-invoice\", …)`")
 			cons.Valid = false
 		case strings.TrimSpace(lit.Value) == "":
-			c.errorf(nameArg.Range, "WF118", "a step's name is its durable identity (its idempotency key) and cannot be empty: write a name such as `\"send-invoice\"`")
+			c.report(nameArg.Range, diag.WF118, "a step's name is its durable identity (its idempotency key) and cannot be empty: write a name such as `\"send-invoice\"`")
 			cons.Valid = false
 		default:
 			cons.Name = lit.Value
@@ -359,19 +381,25 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		}
 	}
 	if retry != nil {
-		p := c.policy(retry.Value, "`retry:`", "WF304")
+		p := c.policy(retry.Value, retryArg)
 		cons.Policy = p
 		switch {
 		case p == nil:
 			cons.Valid = false
 		case p.Max == nil:
-			c.stepUnbounded(p)
+			if !p.unknownMember { // an unknown member may be the budget (`.Retries(2)`)
+				c.stepUnbounded(p)
+			}
 			cons.Valid = false
 		default:
-			cons.Attempts, cons.Budget = p.MaxAttempts, "MaxAttempts"
+			cons.Attempts, cons.Budget = p.MaxAttempts, BudgetMaxAttempts
+			if p.MaxAttempts == 1 {
+				c.oneAttempt(p)
+			}
 			cons.Valid = cons.Valid && p.Valid
 		}
 	}
+	cons.Lintable = cons.Policy != nil && cons.Policy.Valid && cons.Policy.Max != nil
 	c.res.Consumers = append(c.res.Consumers, cons)
 	c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step"}, st.Body)
 }
@@ -380,7 +408,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 func (c *checker) stepUnbounded(p *Policy) {
 	r := p.Expr.Rng()
 	text := c.file.Text(r)
-	d := c.errorf(r, "WF302", "this step's `retry:` policy has no `.MaxAttempts(…)`: nothing else bounds a step, so it would retry for ever; append `.MaxAttempts(n)`, the attempts in total (`.MaxAttempts(3)`: the first try and 2 retries)")
+	d := c.report(r, diag.WF302, "this step's `retry:` policy has no `.MaxAttempts(…)`: nothing else bounds a step, so it would retry for ever; append `.MaxAttempts(n)`, the attempts in total (`.MaxAttempts(3)`: the first try and 2 retries)")
 	fix := diag.Fix{Title: "append `.MaxAttempts(3)` (3 attempts: the first try and 2 retries)"}
 	if p.Bare {
 		fix.Edits = []diag.Edit{{File: c.file.Name, Range: r, NewText: "Backoff.Fixed(" + text + ").MaxAttempts(3)"}}

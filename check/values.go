@@ -4,26 +4,33 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strconv"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/timespan"
 )
 
-// Ticks is a duration in .NET TimeSpan ticks (100 ns), the unit and range
-// of LANGUAGE.md §4: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
-type Ticks = int64
+// Durations live in package timespan, shared with codegen; these names stay
+// for the callers that use them from here.
 
-// Tick units.
+// Ticks is timespan.Ticks: 100 ns units.
+type Ticks = timespan.Ticks
+
+// Tick units and TimeSpan.MaxValue, as in package timespan.
 const (
-	TicksPerMillisecond Ticks = 10_000
-	TicksPerSecond            = 1000 * TicksPerMillisecond
-	TicksPerMinute            = 60 * TicksPerSecond
-	TicksPerHour              = 60 * TicksPerMinute
-	TicksPerDay               = 24 * TicksPerHour
+	TicksPerMillisecond = timespan.TicksPerMillisecond
+	TicksPerSecond      = timespan.TicksPerSecond
+	TicksPerMinute      = timespan.TicksPerMinute
+	TicksPerHour        = timespan.TicksPerHour
+	TicksPerDay         = timespan.TicksPerDay
+	MaxTicks            = timespan.MaxTicks
 )
 
-// MaxTicks is TimeSpan.MaxValue.
-const MaxTicks Ticks = math.MaxInt64
+// FormatTicks is timespan.Format.
+func FormatTicks(t Ticks) string { return timespan.Format(t) }
+
+// ParseDuration is timespan.Parse.
+func ParseDuration(s string) (Ticks, error) { return timespan.Parse(s) }
 
 var timeSpanUnits = map[string]Ticks{
 	"FromMilliseconds": TicksPerMillisecond,
@@ -124,10 +131,10 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 			return 0, true
 		}
 		if _, isUnit := timeSpanUnits[sel.Sel.Name]; isUnit {
-			c.errorf(sel.Range, "WF304", "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
+			c.report(sel.Range, diag.WF304, "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 			return 0, false
 		}
-		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
 		return 0, false
 	}
 	call, ok := e.(*ast.Call)
@@ -140,17 +147,17 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	}
 	unit, ok := timeSpanUnits[sel.Sel.Name]
 	if !ok {
-		c.errorf(sel.Sel.Range, "WF304", "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
 		return 0, false
 	}
 	if len(call.Args) != 1 || call.Args[0].Label != nil {
-		c.errorf(call.Range, "WF304", "`TimeSpan.%s` takes one number, as in `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
+		c.report(call.Range, diag.WF304, "`TimeSpan.%s` takes one number, as in `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 		return 0, false
 	}
 	n, ok := numLit(call.Args[0].Value)
 	if !ok {
 		if !ast.HasBad(call.Args[0].Value) {
-			c.errorf(call.Args[0].Range, "WF304", "`TimeSpan.%s` takes a number (an int or a decimal), as in `TimeSpan.%s(5)`; found `%s`", sel.Sel.Name, sel.Sel.Name, ast.Compact(c.file.Text(call.Args[0].Range)))
+			c.report(call.Args[0].Range, diag.WF304, "`TimeSpan.%s` takes a number (an int or a decimal), as in `TimeSpan.%s(5)`; found `%s`", sel.Sel.Name, sel.Sel.Name, ast.Compact(c.file.Text(call.Args[0].Range)))
 		}
 		return 0, false
 	}
@@ -165,7 +172,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 		q.Add(q, big.NewInt(int64(num.Sign())))
 	}
 	if !q.IsInt64() || q.Int64() == math.MinInt64 {
-		c.errorf(call.Range, "WF304", "`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(call.Range)))
+		c.report(call.Range, diag.WF304, "`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(call.Range)))
 		return 0, false
 	}
 	return q.Int64(), true
@@ -222,112 +229,4 @@ func (c *checker) timeSpanHint(e ast.Expr) string {
 		return fmt.Sprintf("write `TimeSpan.FromSeconds(%s)`", ast.Compact(c.file.Text(e.Rng())))
 	}
 	return "write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays)"
-}
-
-// FormatTicks prints a duration compactly, largest unit first, zero parts
-// left out (LANGUAGE.md §6): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
-func FormatTicks(t Ticks) string {
-	if t == 0 {
-		return "0s"
-	}
-	neg := t < 0
-	var u uint64
-	if neg {
-		u = uint64(-(t + 1)) + 1
-	} else {
-		u = uint64(t)
-	}
-	days := u / uint64(TicksPerDay)
-	u %= uint64(TicksPerDay)
-	hours := u / uint64(TicksPerHour)
-	u %= uint64(TicksPerHour)
-	mins := u / uint64(TicksPerMinute)
-	u %= uint64(TicksPerMinute)
-	secs := u / uint64(TicksPerSecond)
-	frac := u % uint64(TicksPerSecond) // in ticks
-	s := ""
-	if neg {
-		s = "-"
-	}
-	if days > 0 {
-		s += strconv.FormatUint(days, 10) + "d"
-	}
-	if hours > 0 {
-		s += strconv.FormatUint(hours, 10) + "h"
-	}
-	if mins > 0 {
-		s += strconv.FormatUint(mins, 10) + "m"
-	}
-	switch {
-	case secs > 0 && frac > 0:
-		s += strconv.FormatUint(secs, 10) + "." + trimZeros(fmt.Sprintf("%07d", frac)) + "s"
-	case secs > 0:
-		s += strconv.FormatUint(secs, 10) + "s"
-	case frac > 0 && s == "" || frac > 0 && s == "-":
-		if frac%uint64(TicksPerMillisecond) == 0 {
-			s += strconv.FormatUint(frac/uint64(TicksPerMillisecond), 10) + "ms"
-		} else {
-			s += "0." + trimZeros(fmt.Sprintf("%07d", frac)) + "s"
-		}
-	case frac > 0:
-		s += "0." + trimZeros(fmt.Sprintf("%07d", frac)) + "s"
-	}
-	return s
-}
-
-func trimZeros(s string) string {
-	for len(s) > 0 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-var durationUnits = []struct {
-	name  string
-	ticks Ticks
-}{{"ms", TicksPerMillisecond}, {"d", TicksPerDay}, {"h", TicksPerHour}, {"m", TicksPerMinute}, {"s", TicksPerSecond}}
-
-// ParseDuration reads the compact form FormatTicks prints (`2s`, `1m4s`,
-// `1.5s`, `250ms`, `1d2h`), for command-line flags. It is exact and refuses
-// negative values and values beyond TimeSpan's range.
-func ParseDuration(s string) (Ticks, error) {
-	if s == "0" {
-		return 0, nil
-	}
-	orig := s
-	total := new(big.Rat)
-	if s == "" {
-		return 0, fmt.Errorf("empty duration: write it like 2s, 1m30s, 250ms or 1d")
-	}
-	for s != "" {
-		i := 0
-		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
-			i++
-		}
-		if i == 0 {
-			return 0, fmt.Errorf("bad duration %q: write it like 2s, 1m30s, 250ms or 1d", orig)
-		}
-		n, ok := new(big.Rat).SetString(s[:i])
-		if !ok {
-			return 0, fmt.Errorf("bad number in duration %q", orig)
-		}
-		s = s[i:]
-		var unit Ticks
-		for _, u := range durationUnits {
-			if len(s) >= len(u.name) && s[:len(u.name)] == u.name {
-				unit = u.ticks
-				s = s[len(u.name):]
-				break
-			}
-		}
-		if unit == 0 {
-			return 0, fmt.Errorf("bad duration %q: each number needs a unit (d, h, m, s or ms)", orig)
-		}
-		total.Add(total, n.Mul(n, new(big.Rat).SetInt64(unit)))
-	}
-	q := new(big.Int).Quo(total.Num(), total.Denom())
-	if !q.IsInt64() {
-		return 0, fmt.Errorf("duration %q is beyond TimeSpan's range", orig)
-	}
-	return q.Int64(), nil
 }

@@ -23,7 +23,7 @@ type Consumer struct {
 
 	Policy   *Policy // nil when there is none
 	Attempts int64   // total attempts (windows), at least 1
-	Budget   string  // "Retries", "MaxAttempts" or "none"
+	Budget   Budget  // what bounds the attempts
 	Window   Ticks   // milestone window (Within); 0 for steps
 
 	// Where the lints that come from the lowered table point.
@@ -32,7 +32,20 @@ type Consumer struct {
 
 	// Valid is false when errors make the schedule meaningless.
 	Valid bool
+	// Lintable: the policy and the budget are known, so the policy lints
+	// can run even when the schedule is not Valid (a bad window).
+	Lintable bool
 }
+
+// Budget says what bounds a consumer's attempts.
+type Budget string
+
+// The budgets; the values are what the schedule table prints.
+const (
+	BudgetNone        Budget = "none"        // one window or attempt
+	BudgetRetries     Budget = "Retries"     // a milestone's `Retries = n`
+	BudgetMaxAttempts Budget = "MaxAttempts" // the policy's `.MaxAttempts(n)`
+)
 
 // wfCtx is the per-workflow state.
 type wfCtx struct {
@@ -45,10 +58,28 @@ type wfCtx struct {
 	steps   *scope
 	aliases *scope
 	edges   map[*ast.State][]*ast.Ident
+	initial *ast.Ident // the name `Initial` gives, if it is one
+	// initialState is the state `Initial` names, if it resolved.
+	initialState *ast.State
+	// meantMembers are the tracked members a WF113 names as meant: WF114
+	// does not also report them missing.
+	meantMembers map[string]bool
+	// stateSet and eventSet are the declared names, prepared for
+	// suggestions when first needed (most workflows never need them; some
+	// have thousands of names).
+	stateSet, eventSet *nameSet
+	// eventsUncertain: an event declaration may be in what failed to parse,
+	// so an unknown event is not reported.
+	eventsUncertain bool
+	// statesUncertain: a state may be declared in what failed to parse.
+	statesUncertain bool
 }
 
 func (c *checker) workflow(w *ast.Workflow) {
 	wc := &wfCtx{w: w, states: map[string]*ast.State{}, events: map[string]*ast.Event{}}
+	if c.wfFacts[w] == nil {
+		c.wfFacts[w] = wc
+	}
 	wc.steps = c.newScope("step name")
 	wc.aliases = c.newScope("alias")
 	stateScope := c.newScope("state")
@@ -66,6 +97,8 @@ func (c *checker) workflow(w *ast.Workflow) {
 			c.params(e.Params)
 		}
 	}
+	wc.eventsUncertain = eventsUncertain(w)
+	wc.statesUncertain = statesUncertain(w)
 	// Workflow settings.
 	settings := c.newScope("setting")
 	var initial *ast.Setting
@@ -78,24 +111,24 @@ func (c *checker) workflow(w *ast.Workflow) {
 			wc.tracked, wc.tracks = c.tracks(s), s
 		case "Autostart":
 			if s.Value != nil && !ast.HasBad(s.Value) && kindOfExpr(s.Value) != kBool {
-				c.errorf(s.Value.Rng(), "WF107", "`Autostart` takes a bool: write `Autostart = true;` or `Autostart = false;`")
+				c.report(s.Value.Rng(), diag.WF107, "`Autostart` takes a bool: write `Autostart = true;` or `Autostart = false;`")
 			}
 		case "Initial":
 			initial = s
 		default:
-			c.errorf(s.Name.Range, "WF107", "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"}))
+			c.report(s.Name.Range, diag.WF107, "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"}))
 		}
 	}
 	var initialState *ast.State
 	if initial == nil {
-		c.errorf(w.Name.Range, "WF108", "workflow `%s` has no `Initial` setting: add `Initial = StateName;` naming the state a run starts in", w.Name.Name)
+		c.report(w.Name.Range, diag.WF108, "workflow `%s` has no `Initial` setting: add `Initial = StateName;` naming the state a run starts in", w.Name.Name)
 	} else if initial.Value != nil && !ast.HasBad(initial.Value) {
 		n, ok := ast.Unparen(initial.Value).(*ast.Name)
 		if !ok {
-			c.errorf(initial.Value.Rng(), "WF107", "`Initial` takes a state name: write `Initial = %s;`", firstStateName(w))
-		} else if st := c.resolveState(wc, &ast.Ident{Range: n.Range, Name: n.Name}); st != nil {
+			c.report(initial.Value.Rng(), diag.WF107, "`Initial` takes a state name: write `Initial = %s;`", firstStateName(w))
+		} else if st := c.resolveState(wc, wc.initialRef(n)); st != nil {
 			if st.Kind != ast.Normal {
-				d := c.errorf(initial.Value.Rng(), "WF115", "`Initial` names terminal state `%s`: a run would end before it starts; name a non-terminal state", st.Name.Name)
+				d := c.report(initial.Value.Rng(), diag.WF115, "`Initial` names terminal state `%s`: a run would end before it starts; name a non-terminal state", st.Name.Name)
 				c.related(d, st.Name.Range, "declared terminal here")
 			}
 			initialState = st
@@ -104,8 +137,52 @@ func (c *checker) workflow(w *ast.Workflow) {
 	for _, s := range w.States {
 		c.state(wc, s)
 	}
+	wc.initialState = initialState
 	c.trackedMembers(wc)
-	c.reachability(wc, initialState)
+}
+
+// eventsUncertain reports whether an event may have been declared in what
+// failed to parse: a bad event (its text may run into the next one), a body
+// that does not close, or a bad member that no bad state explains. A syntax
+// error inside a state does not hide the workflow's events.
+func eventsUncertain(w *ast.Workflow) bool {
+	if !w.Bad {
+		return false
+	}
+	for _, e := range w.Events {
+		if e.Bad {
+			return true
+		}
+	}
+	src := w.File.Src
+	if end := int(w.Range.End.Offset); end == 0 || end > len(src) || src[end-1] != '}' {
+		return true
+	}
+	for _, s := range w.States {
+		if s.Bad {
+			return false
+		}
+	}
+	return true
+}
+
+// statesUncertain reports whether a state may have been declared in what
+// failed to parse. A bad state still declares its name; a body that does not
+// close, or a bad member that no bad state explains, may hide one.
+func statesUncertain(w *ast.Workflow) bool {
+	if !w.Bad {
+		return false
+	}
+	src := w.File.Src
+	if end := int(w.Range.End.Offset); end == 0 || end > len(src) || src[end-1] != '}' {
+		return true
+	}
+	for _, s := range w.States {
+		if s.Bad {
+			return false
+		}
+	}
+	return true
 }
 
 func firstStateName(w *ast.Workflow) string {
@@ -126,21 +203,25 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 	var ent *ast.Entity
 	if ok {
 		if n, isName := sel.X.(*ast.Name); isName {
-			ent, _ = c.decls[n.Name].(*ast.Entity)
-			if ent == nil {
-				var ents []string
-				for k, d := range c.decls {
-					if _, ok := d.(*ast.Entity); ok {
-						ents = append(ents, k)
-					}
+			d := c.decls[n.Name]
+			switch d.(type) {
+			case nil:
+				// Unknown: WF102 at this reference, like every other one.
+				c.report(n.Range, diag.WF102, "unknown entity `%s`%s", n.Name, c.suggest(n.Range, n.Name, c.entitySet()))
+				return nil
+			case *ast.Entity:
+				if c.duplicated[n.Name] {
+					return nil // which one is meant is unknowable (WF101)
 				}
-				c.errorf(s.Value.Rng(), "WF112", "`Tracks` names `%s`, which is not an entity%s", n.Name, c.didYouMean(n.Range, n.Name, ents))
+				ent = d.(*ast.Entity)
+			default:
+				c.report(s.Value.Rng(), diag.WF112, "`Tracks` names `%s`, which is %s, not an entity%s", n.Name, kindOf(d), c.suggest(n.Range, n.Name, c.entitySet()))
 				return nil
 			}
 		}
 	}
 	if ent == nil {
-		c.errorf(s.Value.Rng(), "WF112", "`Tracks` takes `Entity.Field`, an enum-typed field of an entity, as in `Tracks = Job.Stage;`")
+		c.report(s.Value.Rng(), diag.WF112, "`Tracks` takes `Entity.Field`, an enum-typed field of an entity, as in `Tracks = Job.Stage;`")
 		return nil
 	}
 	if ent.Bad {
@@ -152,9 +233,12 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 		if f.Name.Name != sel.Sel.Name {
 			continue
 		}
+		if !c.typeKnown(f.Type) {
+			return nil // WF102 or WF101 on the field's type says why
+		}
 		e := c.enumOf(f.Type)
 		if e == nil {
-			c.errorf(s.Value.Rng(), "WF112", "`Tracks` needs an enum-typed field; `%s.%s` is of type `%s`", ent.Name.Name, f.Name.Name, c.typeName(f.Type))
+			c.report(s.Value.Rng(), diag.WF112, "`Tracks` needs an enum-typed field; `%s.%s` is of type `%s`", ent.Name.Name, f.Name.Name, c.typeName(f.Type))
 			return nil
 		}
 		if e.Bad {
@@ -162,8 +246,61 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 		}
 		return e
 	}
-	c.errorf(s.Value.Rng(), "WF112", "entity `%s` has no field `%s`%s", ent.Name.Name, sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, names))
+	c.report(s.Value.Rng(), diag.WF112, "entity `%s` has no field `%s`%s", ent.Name.Name, sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, names))
 	return nil
+}
+
+// stateNames is stateSet, prepared on first use.
+func (wc *wfCtx) stateNames() *nameSet {
+	if wc.stateSet == nil {
+		wc.stateSet = newNameSet(keys(wc.states))
+	}
+	return wc.stateSet
+}
+
+// eventNames is eventSet, prepared on first use.
+func (wc *wfCtx) eventNames() *nameSet {
+	if wc.eventSet == nil {
+		wc.eventSet = newNameSet(keys(wc.events))
+	}
+	return wc.eventSet
+}
+
+// initialRef records the name `Initial` gives as a reference to a state.
+func (wc *wfCtx) initialRef(n *ast.Name) *ast.Ident {
+	wc.initial = &ast.Ident{Range: n.Range, Name: n.Name}
+	return wc.initial
+}
+
+// stateRefs are the references to state name in the workflow: `Initial`
+// and every `goto`.
+func (wc *wfCtx) stateRefs(name string) []*ast.Ident {
+	var out []*ast.Ident
+	if wc.initial != nil && wc.initial.Name == name {
+		out = append(out, wc.initial)
+	}
+	for _, s := range wc.w.States {
+		for _, t := range wc.edges[s] {
+			if t.Name == name {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// entitySet are the declared entities, for suggestions (prepared once).
+func (c *checker) entitySet() *nameSet {
+	if c.entities == nil {
+		var names []string
+		for k, d := range c.decls {
+			if _, ok := d.(*ast.Entity); ok {
+				names = append(names, k)
+			}
+		}
+		c.entities = newNameSet(names)
+	}
+	return c.entities
 }
 
 // resolveState looks a state up, reporting WF103 with a suggestion.
@@ -171,7 +308,7 @@ func (c *checker) resolveState(wc *wfCtx, id *ast.Ident) *ast.State {
 	if st, ok := wc.states[id.Name]; ok {
 		return st
 	}
-	c.errorf(id.Range, "WF103", "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.didYouMean(id.Range, id.Name, keys(wc.states)))
+	c.report(id.Range, diag.WF103, "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.suggest(id.Range, id.Name, wc.stateNames()))
 	return nil
 }
 
@@ -197,6 +334,11 @@ func (c *checker) paramsMatch(ps *ast.Params, ev *ast.Event, what string) {
 			unknown = true
 		}
 	}
+	for _, p := range ev.Params.List {
+		if !c.typeKnown(p.Type) {
+			unknown = true // WF102 or WF101 on the event's declaration
+		}
+	}
 	if unknown {
 		return
 	}
@@ -214,9 +356,9 @@ func (c *checker) paramsMatch(ps *ast.Params, ev *ast.Event, what string) {
 	decl := "(" + strings.Join(paramTexts(ev.Params), ", ") + ")"
 	var d *diag.Diagnostic
 	if len(want) != len(got) {
-		d = c.errorf(ps.Range, "WF106", "%s has %d parameter%s but event `%s` declares %d: write `%s`", what, len(got), plural(len(got)), ev.Name.Name, len(want), decl)
+		d = c.report(ps.Range, diag.WF106, "%s has %d parameter%s but event `%s` declares %d: write `%s`", what, len(got), plural(len(got)), ev.Name.Name, len(want), decl)
 	} else {
-		d = c.errorf(ps.Range, "WF106", "%s's parameter types (%s) do not match event `%s` (%s): write `%s`", what, strings.Join(got, ", "), ev.Name.Name, strings.Join(want, ", "), decl)
+		d = c.report(ps.Range, diag.WF106, "%s's parameter types (%s) do not match event `%s` (%s): write `%s`", what, strings.Join(got, ", "), ev.Name.Name, strings.Join(want, ", "), decl)
 	}
 	c.related(d, ev.Params.Range, "event `"+ev.Name.Name+"` declared here")
 }
@@ -244,31 +386,56 @@ func plural(n int) string {
 }
 
 // trackedMembers: with `Tracks`, every state is a member of the tracked
-// enum (WF113) and every member has a state (WF114).
+// enum (WF113; the rule trackedMemberWithoutState checks the converse). A
+// state whose name is close to a member without a state is that member
+// misspelled: WF113 says so and offers to rename the state with its
+// references, and records the member as meant.
 func (c *checker) trackedMembers(wc *wfCtx) {
 	e := wc.tracked
 	if e == nil {
 		return
 	}
 	members := map[string]bool{}
-	var names []string
+	var stateless []string // members without a state: what a misspelling meant
 	for _, m := range e.Members {
 		members[m.Name] = true
-		names = append(names, m.Name)
-	}
-	for _, s := range wc.w.States {
-		if !members[s.Name.Name] {
-			d := c.errorf(s.Name.Range, "WF113", "state `%s` is not a member of `%s`, the enum workflow `%s` tracks%s; add it to the enum or rename the state", s.Name.Name, e.Name.Name, wc.w.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, names))
-			d.Related = append(d.Related, diagRelated(e.File.Name, e.Name.Range, "enum `"+e.Name.Name+"` declared here"))
-		}
-	}
-	if wc.w.Bad {
-		return // a state may be hidden in what failed to parse
-	}
-	for _, m := range e.Members {
 		if _, ok := wc.states[m.Name]; !ok {
-			d := c.diags.Warnf(e.File.Name, m.Range, "WF114", fmt.Sprintf("member `%s` of tracked enum `%s` has no state in workflow `%s`: a run can never be in it; add `state %s { … }` or remove the member", m.Name, e.Name.Name, wc.w.Name.Name, m.Name))
-			d.Related = append(d.Related, diagRelated(c.file.Name, wc.tracks.Range, "tracked by workflow `"+wc.w.Name.Name+"` here"))
+			stateless = append(stateless, m.Name)
 		}
 	}
+	meant := map[string]bool{}
+	var statelessSet *nameSet
+	for _, s := range wc.w.States {
+		if members[s.Name.Name] {
+			continue
+		}
+		if statelessSet == nil {
+			statelessSet = newNameSet(stateless)
+		}
+		best := statelessSet.closest(s.Name.Name)
+		hint := "; add it to the enum or rename the state"
+		if best != "" && !meant[best] {
+			meant[best] = true
+			hint = fmt.Sprintf("; did you mean `%s`?", best)
+		} else {
+			best = ""
+		}
+		d := c.report(s.Name.Range, diag.WF113, "state `%s` is not a member of `%s`, the enum workflow `%s` tracks%s", s.Name.Name, e.Name.Name, wc.w.Name.Name, hint)
+		d.Related = append(d.Related, diagRelated(e.File.Name, e.Name.Range, "enum `"+e.Name.Name+"` declared here"))
+		if best != "" && wc.states[s.Name.Name] == s {
+			d.Fixes = append(d.Fixes, c.renameState(wc, s, best))
+		}
+	}
+	wc.meantMembers = meant
+}
+
+// renameState is the fix that renames state s to name: the declaration and
+// every reference to it, so the rename leaves no unknown state behind.
+func (c *checker) renameState(wc *wfCtx, s *ast.State, name string) diag.Fix {
+	edits := []diag.Edit{{File: c.file.Name, Range: s.Name.Range, NewText: name}}
+	for _, ref := range wc.stateRefs(s.Name.Name) {
+		edits = append(edits, diag.Edit{File: c.file.Name, Range: ref.Range, NewText: name})
+	}
+	sortEdits(edits)
+	return diag.Fix{Title: fmt.Sprintf("rename state `%s` to `%s` (%d place%s)", s.Name.Name, name, len(edits), plural(len(edits))), Edits: edits}
 }

@@ -7,13 +7,27 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/timespan"
 )
 
 // Lints reports WF310–WF316 for every valid consumer of a checked program.
 // They are read off the lowered table, so their numbers are the table's.
 // Callers that also need the tables lower once and call LintSchedules.
 func Lints(res *check.Result) []diag.Diagnostic {
-	return LintSchedules(Lower(res, Options{}))
+	return LintSchedules(append(Lower(res, Options{}), LowerLintOnly(res)...))
+}
+
+// LowerLintOnly lowers the consumers whose schedule is not valid but whose
+// policy and budget are (a negative `Within`, say), so the lints still run
+// on them; their tables are for the lints only, never shown.
+func LowerLintOnly(res *check.Result) []*Schedule {
+	var out []*Schedule
+	for _, c := range res.Consumers {
+		if c.Lintable && !c.Valid {
+			out = append(out, lowerOne(c, Options{}))
+		}
+	}
+	return out
 }
 
 // LintSchedules reports WF310–WF316 for lowered tables. The lints do not
@@ -25,6 +39,12 @@ func LintSchedules(ss []*Schedule) []diag.Diagnostic {
 		lint(&l, s)
 	}
 	return l.Items
+}
+
+// add reports a lint of code id with the catalogue's severity.
+func add(l *diag.List, file string, r diag.Range, id diag.ID, msg string) *diag.Diagnostic {
+	l.Items = append(l.Items, diag.New(file, r, id, msg))
+	return &l.Items[len(l.Items)-1]
 }
 
 func attempt(retry int64) string {
@@ -47,39 +67,39 @@ func lint(l *diag.List, s *Schedule) {
 		return
 	}
 	// WF315: a Backoff on a milestone with one window never applies.
-	if !c.Step && c.Budget == "none" && c.BackoffSetting != nil {
-		l.Warnf(file, c.BackoffSetting.Range, "WF315", "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add `Retries = 2` (three windows) or remove the `Backoff`")
+	if !c.Step && c.Budget == check.BudgetNone && c.BackoffSetting != nil {
+		add(l, file, c.BackoffSetting.Range, diag.WF315, "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add `Retries = 2` (three windows) or remove the `Backoff`")
 	}
 	// WF310: members that can never have an effect.
 	if p.JitterM != nil && p.Jitter != nil && p.Jitter.Sign() == 0 {
-		d := l.Warnf(file, p.JitterM.Range, "WF310", "`.Jitter(0)` has no effect: without jitter every wait is exact, which is the default; delete it")
+		d := add(l, file, p.JitterM.Range, diag.WF310, "`.Jitter(0)` has no effect: without jitter every wait is exact, which is the default; delete it")
 		d.Fixes = append(d.Fixes, deleteMember(file, p.JitterM))
 	}
 	if p.JitterM != nil && p.Jitter != nil && p.Jitter.Cmp(big.NewRat(1, 1)) == 0 {
-		l.Warnf(file, p.JitterM.Arg.Rng(), "WF316", "`Jitter(1)`: a wait can shrink to zero, an immediate retry against a dependency that just failed; write at most `.Jitter(0.5)` to keep at least half of each wait")
+		add(l, file, p.JitterM.Arg.Rng(), diag.WF316, "`Jitter(1)`: a wait can shrink to zero, an immediate retry against a dependency that just failed; write at most `.Jitter(0.5)` to keep at least half of each wait")
 	}
 	if p.CapM != nil {
 		first := s.firstWaits()
 		switch {
 		case p.Shape == check.ShapeFixed && s.Cap >= first.most:
-			d := l.Warnf(file, p.CapM.Range, "WF310", fmt.Sprintf("`%s` has no effect: a fixed policy of %s (jitter ±%s) never waits more than %s; delete it",
-				memberText(c, p.CapM), check.FormatTicks(s.Interval), pct(s.Jitter), check.FormatTicks(first.most)))
+			d := add(l, file, p.CapM.Range, diag.WF310, fmt.Sprintf("`%s` has no effect: a fixed policy of %s (jitter ±%s) never waits more than %s; delete it",
+				memberText(c, p.CapM), timespan.Format(s.Interval), pct(s.Jitter), timespan.Format(first.most)))
 			d.Fixes = append(d.Fixes, deleteMember(file, p.CapM))
 		case s.Cap < first.least:
-			l.Warnf(file, p.CapM.Range, "WF311", fmt.Sprintf("`%s` is below the least first wait (%s): every wait is exactly %s, whatever the shape and jitter; raise the cap, or write `Backoff.Fixed(…)` of %s",
-				memberText(c, p.CapM), check.FormatTicks(first.least), check.FormatTicks(s.Cap), check.FormatTicks(s.Cap)))
-		case s.lockstepFrom > 0:
-			l.Warnf(file, p.CapM.Range, "WF313", fmt.Sprintf("the cap clips the jitter away: from %s every run waits exactly %s, so runs that failed together retry in lockstep again; raise the cap or lower the attempts (%s)",
-				attempt(s.lockstepFrom), check.FormatTicks(s.Cap), check.AttemptsBothWays(s.Attempts)))
+			add(l, file, p.CapM.Range, diag.WF311, fmt.Sprintf("`%s` is below the least first wait (%s): every wait is exactly %s, whatever the shape and jitter; raise the cap, or write `Backoff.Fixed(…)` of %s",
+				memberText(c, p.CapM), timespan.Format(first.least), timespan.Format(s.Cap), timespan.Format(s.Cap)))
+		case s.facts.lockstepFrom > 0:
+			add(l, file, p.CapM.Range, diag.WF313, fmt.Sprintf("the cap clips the jitter away: from %s every run waits exactly %s, so runs that failed together retry in lockstep again; raise the cap or lower the attempts (%s)",
+				attempt(s.facts.lockstepFrom), timespan.Format(s.Cap), check.AttemptsBothWays(s.Attempts)))
 		}
 	}
 	// WF314 replaces WF312 for the same policy.
-	if s.overflowAt > 0 {
-		l.Errorf(file, p.Expr.Rng(), "WF314", fmt.Sprintf("a wait in budget exceeds TimeSpan's range: %s would wait more than 10675199d2h48m5.4775807s; add `.Cap(…)` or lower the attempts (%s)",
-			attempt(s.overflowAt), check.AttemptsBothWays(s.Attempts)))
-	} else if p.Shape == check.ShapeExponential && !p.HasCap() && s.firstOverHour > 0 {
-		l.Warnf(file, p.Expr.Rng(), "WF312", fmt.Sprintf("`Exponential(%s)` without a cap waits more than an hour within its budget: %s waits %s; add `.Cap(TimeSpan.FromMinutes(5))` or lower the attempts (%s)",
-			check.FormatTicks(s.Interval), attempt(s.firstOverHour), check.FormatTicks(s.overHourWait), check.AttemptsBothWays(s.Attempts)))
+	if s.facts.overflowAt > 0 {
+		add(l, file, p.Expr.Rng(), diag.WF314, fmt.Sprintf("a wait in budget exceeds TimeSpan's range: %s would wait more than 10675199d2h48m5.4775807s; add `.Cap(…)` or lower the attempts (%s)",
+			attempt(s.facts.overflowAt), check.AttemptsBothWays(s.Attempts)))
+	} else if p.Shape == check.ShapeExponential && !p.HasCap() && s.facts.overHourAt > 0 {
+		add(l, file, p.Expr.Rng(), diag.WF312, fmt.Sprintf("`Exponential(%s)` without a cap waits more than an hour within its budget: %s waits %s; add `.Cap(TimeSpan.FromMinutes(5))` or lower the attempts (%s)",
+			timespan.Format(s.Interval), attempt(s.facts.overHourAt), timespan.Format(s.facts.overHourWait), check.AttemptsBothWays(s.Attempts)))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/diag"
 )
 
 // ms converts ticks to integer milliseconds, rounded to nearest.
@@ -21,8 +22,9 @@ func ms(t Ticks) int64 {
 }
 
 type jsonDoc struct {
-	Version   int            `json:"version"`
-	Schedules []jsonSchedule `json:"schedules"`
+	Version       int                 `json:"version"`
+	Schedules     []jsonSchedule      `json:"schedules"`
+	Notifications []diag.Notification `json:"notifications,omitempty"`
 }
 
 type jsonPolicy struct {
@@ -73,7 +75,14 @@ func jitterFloat(j *big.Rat) float64 {
 
 // WriteJSON writes the `wfc schedule --format json` document (docs/language.md, "The schedule table").
 func WriteJSON(w io.Writer, ss []*Schedule) error {
-	doc := jsonDoc{Version: 1, Schedules: make([]jsonSchedule, 0, len(ss))}
+	return WriteJSONNotes(w, ss, nil)
+}
+
+// WriteJSONNotes writes the schedule document with the run's notifications
+// (paths that could not be read), present only when there are some, as in
+// the diagnostics document.
+func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) error {
+	doc := jsonDoc{Version: 1, Schedules: make([]jsonSchedule, 0, len(ss)), Notifications: notes}
 	for _, s := range ss {
 		c := s.Consumer
 		js := jsonSchedule{
@@ -103,7 +112,7 @@ func WriteJSON(w io.Writer, ss []*Schedule) error {
 		}
 		doc.Schedules = append(doc.Schedules, js)
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(diag.SafeJSON(w)) // step names are input
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
@@ -145,7 +154,7 @@ func PolicyWords(s *Schedule) string {
 }
 
 func satMul(t Ticks, k int64) Ticks {
-	if t != 0 && t > check.MaxTicks/k {
+	if t != 0 && k != 0 && t > check.MaxTicks/k {
 		return check.MaxTicks
 	}
 	return t * k
@@ -164,6 +173,34 @@ func BudgetWords(s *Schedule) string {
 	return w
 }
 
+// startRange says when a row's attempts start: "13m30s" for one attempt,
+// "13m30s … 23m30s" (its first and its last) for a merged row, whose
+// attempts follow one another every step (an attempt and the row's wait).
+func startRange(first Ticks, r Row, step Ticks) string {
+	if r.To == r.From {
+		return check.FormatTicks(first)
+	}
+	last := satAdd(first, satMul(step, r.To-r.From))
+	return check.FormatTicks(first) + " … " + check.FormatTicks(last)
+}
+
+func satAdd(a, b Ticks) Ticks {
+	if a > check.MaxTicks-b {
+		return check.MaxTicks
+	}
+	return a + b
+}
+
+// roundMS rounds ticks to the millisecond for display (a drawn timeline is
+// exact to 100 ns, which reads as noise); it never rounds past MaxTicks.
+func roundMS(t Ticks) Ticks {
+	r := t - t%check.TicksPerMillisecond
+	if t%check.TicksPerMillisecond*2 >= check.TicksPerMillisecond && r <= check.MaxTicks-check.TicksPerMillisecond {
+		r += check.TicksPerMillisecond
+	}
+	return r
+}
+
 // WriteText prints one aligned table per consumer.
 func WriteText(w io.Writer, ss []*Schedule) error {
 	var b strings.Builder
@@ -172,7 +209,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			b.WriteByte('\n')
 		}
 		c := s.Consumer
-		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), c.File, c.Pos.Line, c.Pos.Column)
+		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), diag.Escape(c.File), c.Pos.Line, c.Pos.Column)
 		fmt.Fprintf(&b, "  policy    %s\n", PolicyWords(s))
 		fmt.Fprintf(&b, "  budget    %s\n", BudgetWords(s))
 		if c.Step {
@@ -183,32 +220,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			fmt.Fprintf(&b, "  window    %s each; the wait starts when a window passes\n", check.FormatTicks(s.Window))
 		}
 		jit := s.Jitter != nil
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		if jit {
-			fmt.Fprintln(tw, "  attempt\twait\tleast\tmost\tstarts\tlatest")
-		} else {
-			fmt.Fprintln(tw, "  attempt\twait\tstarts")
-		}
-		for _, r := range s.Rows {
-			att := fmt.Sprint(r.From)
-			if r.To > r.From {
-				att = fmt.Sprintf("%d–%d", r.From, r.To)
-			}
-			wait := check.FormatTicks(r.Wait)
-			if r.From == 1 {
-				wait = "–"
-			}
-			if jit {
-				lo, hi := check.FormatTicks(r.Min), check.FormatTicks(r.Max)
-				if r.From == 1 {
-					lo, hi = "–", "–"
-				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", att, wait, lo, hi, check.FormatTicks(r.Starts), check.FormatTicks(r.StartsLatest))
-			} else {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", att, wait, check.FormatTicks(r.Starts))
-			}
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeRows(&b, s); err != nil {
 			return err
 		}
 		if s.Truncated {
@@ -227,11 +239,43 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 					parts = append(parts, fmt.Sprintf("… (%d attempts)", len(s.Timeline)))
 					break
 				}
-				parts = append(parts, check.FormatTicks(t))
+				parts = append(parts, check.FormatTicks(roundMS(t)))
 			}
 			fmt.Fprintf(&b, "  timeline  %s\n", strings.Join(parts, ", "))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeRows prints a schedule's aligned table of attempts.
+func writeRows(b *strings.Builder, s *Schedule) error {
+	jit := s.Jitter != nil
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	if jit {
+		fmt.Fprintln(tw, "  attempt\twait\tleast\tmost\tstarts\tlatest")
+	} else {
+		fmt.Fprintln(tw, "  attempt\twait\tstarts")
+	}
+	for _, r := range s.Rows {
+		att := fmt.Sprint(r.From)
+		if r.To > r.From {
+			att = fmt.Sprintf("%d–%d", r.From, r.To)
+		}
+		wait := check.FormatTicks(r.Wait)
+		if r.From == 1 {
+			wait = "–"
+		}
+		if jit {
+			lo, hi := check.FormatTicks(r.Min), check.FormatTicks(r.Max)
+			if r.From == 1 {
+				lo, hi = "–", "–"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", att, wait, lo, hi,
+				startRange(r.Starts, r, satAdd(s.Duration, r.Min)), startRange(r.StartsLatest, r, satAdd(s.Duration, r.Max)))
+		} else {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", att, wait, startRange(r.Starts, r, satAdd(s.Duration, r.Wait)))
+		}
+	}
+	return tw.Flush()
 }

@@ -1,6 +1,6 @@
 // Package codegen lowers every policy consumer of a checked program — each
 // milestone and each durable step — into the resolved schedule table of
-// LANGUAGE.md §6: the normalised policy, the budget, and per attempt the wait
+// docs/language.md ("The schedule table"): the normalised policy, the budget, and per attempt the wait
 // before it and when it starts. The policy lints WF310–WF316 are read off the
 // same table (lints.go), so the numbers in a warning are the numbers in the
 // table.
@@ -15,17 +15,18 @@ import (
 	"math/big"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/timespan"
 )
 
-// Ticks re-exports check.Ticks: 100 ns units.
-type Ticks = check.Ticks
+// Ticks are 100 ns units (package timespan).
+type Ticks = timespan.Ticks
 
 // MaxRows bounds the rows of one table. Only a Linear policy without a cap
 // it reaches has a distinct wait on every attempt; past MaxRows rows its
 // table is cut (Truncated) while the totals stay exact.
 const MaxRows = 10000
 
-// MaxTimeline bounds the attempts of a concrete timeline (§6).
+// MaxTimeline bounds the attempts of a concrete timeline.
 const MaxTimeline = 10000
 
 // Options tune lowering.
@@ -69,22 +70,33 @@ type Schedule struct {
 	GivesUp, GivesUpLatest Ticks
 	Timeline               []Ticks // with Draws or Seed: the start of each attempt
 
-	// What the lints read: the first retry whose most wait exceeds
-	// TimeSpan's range (0 if none), the largest nominal wait and the first
-	// retry that reaches it, and the first retry from which every wait is
-	// exactly the cap (0 if never in budget).
-	overflowAt     int64
-	overflowWait   *big.Rat
-	firstOverHour  int64
-	overHourWait   Ticks
-	lockstepFrom   int64
-	hasJitterRange bool
+	// facts are what the lints read, found while the table is built.
+	facts lintFacts
+}
+
+// lintFacts are the facts of a table the lints (lints.go) read. Lowering
+// records them as it walks the attempts, so the lints need no second pass
+// and their numbers are the table's.
+type lintFacts struct {
+	// overflowAt is the first retry whose most wait exceeds TimeSpan's
+	// range (0 if none): WF314.
+	overflowAt int64
+	// overHourAt is the first retry whose nominal wait passes an hour (0 if
+	// none), with that wait: WF312 reads it for uncapped Exponential
+	// policies, whose tables are never truncated.
+	overHourAt   int64
+	overHourWait Ticks
+	// lockstepFrom is the first retry from which every jittered wait is
+	// exactly the cap (0 if never in budget): WF313.
+	lockstepFrom int64
 }
 
 var (
-	maxTicksRat = new(big.Rat).SetInt64(check.MaxTicks)
+	maxTicksRat = new(big.Rat).SetInt64(timespan.MaxTicks)
 	// baseLimit bounds the exponential base: past it every jittered bound
-	// has long saturated (jitter literals have at most 28 decimals).
+	// has long saturated, because 1-f is at least 10^-28 (the lexer reports
+	// a literal with more than lexer.MaxFractionDigits = 28 decimals as
+	// WF004 and the checker drops it; TestBaseLimitCoversFractionDigits).
 	baseLimit = new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 200))
 )
 
@@ -169,7 +181,7 @@ func (w *waits) stable(j int64) bool {
 
 func sat(x *big.Rat) Ticks {
 	if x.Cmp(maxTicksRat) >= 0 {
-		return check.MaxTicks
+		return timespan.MaxTicks
 	}
 	if x.Sign() <= 0 {
 		return 0
@@ -181,10 +193,26 @@ func sat(x *big.Rat) Ticks {
 	return n.Int64()
 }
 
+var hourRat = ratTicks(timespan.TicksPerHour)
+
+// record notes the facts of retry j, whose nominal, least and most waits
+// are nom, lo and hi (capped); jitter says whether the policy has any.
+func (f *lintFacts) record(w *waits, j int64, nom, lo, hi *big.Rat, jitter bool) {
+	if f.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
+		f.overflowAt = j
+	}
+	if f.overHourAt == 0 && nom.Cmp(hourRat) > 0 {
+		f.overHourAt, f.overHourWait = j, sat(nom)
+	}
+	if f.lockstepFrom == 0 && jitter && w.cap != nil && lo.Cmp(w.cap) >= 0 {
+		f.lockstepFrom = j
+	}
+}
+
 func ratTicks(t Ticks) *big.Rat { return new(big.Rat).SetInt64(t) }
 
 func lowerOne(c *check.Consumer, opt Options) *Schedule {
-	s := &Schedule{Consumer: c, Attempts: c.Attempts, Budget: c.Budget}
+	s := &Schedule{Consumer: c, Attempts: c.Attempts, Budget: string(c.Budget)}
 	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1)}
 	if p := c.Policy; p != nil {
 		s.Shape, s.Interval = p.Shape, p.Interval
@@ -197,7 +225,6 @@ func lowerOne(c *check.Consumer, opt Options) *Schedule {
 			s.Jitter = p.Jitter
 			w.lo = new(big.Rat).Sub(big.NewRat(1, 1), p.Jitter)
 			w.hi = new(big.Rat).Add(big.NewRat(1, 1), p.Jitter)
-			s.hasJitterRange = true
 		}
 	}
 	if c.Step {
@@ -207,7 +234,6 @@ func lowerOne(c *check.Consumer, opt Options) *Schedule {
 		s.Duration = c.Window
 	}
 	dur := ratTicks(s.Duration)
-	hour := ratTicks(check.TicksPerHour)
 	// Attempt 1.
 	s.Rows = append(s.Rows, Row{From: 1, To: 1})
 	start, latest := new(big.Rat), new(big.Rat) // start of the previous attempt
@@ -223,16 +249,7 @@ func lowerOne(c *check.Consumer, opt Options) *Schedule {
 		if w.stable(j) {
 			r = n - 1
 		}
-		// Lints read the table as it is built.
-		if s.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
-			s.overflowAt, s.overflowWait = j, hi
-		}
-		if s.firstOverHour == 0 && nom.Cmp(hour) > 0 {
-			s.firstOverHour, s.overHourWait = j, sat(nom)
-		}
-		if s.lockstepFrom == 0 && s.hasJitterRange && w.cap != nil && lo.Cmp(w.cap) >= 0 {
-			s.lockstepFrom = j
-		}
+		s.facts.record(w, j, nom, lo, hi, s.Jitter != nil)
 		// Starts of attempt j+1: previous start + duration + wait.
 		start.Add(start, dur).Add(start, lo)
 		latest.Add(latest, dur).Add(latest, hi)
@@ -264,7 +281,9 @@ func lowerOne(c *check.Consumer, opt Options) *Schedule {
 
 // finishLinear adds the waits of retries a..b of a Linear policy to the
 // starts, in closed form per bound: below the cap the sum of j·i·c, at it
-// the cap times the count. It also records the lints' facts on the way.
+// the cap times the count. Of the lints' facts only the overflow can lie in
+// these retries: an hour is passed (WF312) only by Exponential policies,
+// and lockstep (WF313) needs a cap, which bounds the rows.
 func (s *Schedule) finishLinear(w *waits, a, b int64, start, latest, dur *big.Rat) (*big.Rat, *big.Rat) {
 	count := new(big.Rat).SetInt64(b - a + 1)
 	start = new(big.Rat).Add(start, new(big.Rat).Mul(count, dur))
@@ -272,16 +291,9 @@ func (s *Schedule) finishLinear(w *waits, a, b int64, start, latest, dur *big.Ra
 	start.Add(start, linearSum(w.i, w.lo, w.cap, a, b))
 	latest.Add(latest, linearSum(w.i, w.hi, w.cap, a, b))
 	_, _, hi := w.at(b)
-	if s.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
+	if s.facts.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
 		// The first retry past the range: hi(j) = j·i·(1+f) > Max.
-		s.overflowAt = firstAbove(w.i, w.hi, maxTicksRat, a, b)
-		_, _, s.overflowWait = w.at(s.overflowAt)
-	}
-	nom, _, _ := w.at(b)
-	if s.firstOverHour == 0 && nom.Cmp(ratTicks(check.TicksPerHour)) > 0 {
-		s.firstOverHour = firstAbove(w.i, big.NewRat(1, 1), ratTicks(check.TicksPerHour), a, b)
-		nom, _, _ := w.at(s.firstOverHour)
-		s.overHourWait = sat(nom)
+		s.facts.overflowAt = firstAbove(w.i, w.hi, maxTicksRat, a, b)
 	}
 	return start, latest
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
+	"github.com/wfc-lang/wfc/timespan"
 )
 
 // stepProgram wraps a retry policy in a durable step.
@@ -52,7 +53,7 @@ func expandWaits(s *Schedule) []string {
 			continue
 		}
 		for k := r.From; k <= r.To; k++ {
-			out = append(out, check.FormatTicks(r.Wait))
+			out = append(out, timespan.Format(r.Wait))
 		}
 	}
 	return out
@@ -105,14 +106,14 @@ func TestSection1Example(t *testing.T) {
 	if diff := cmp.Diff([]int64{0, 600000, 1500000}, msList(s.Timeline)); diff != "" {
 		t.Errorf("windows open (-want +got):\n%s", diff)
 	}
-	if s.GivesUp != 30*check.TicksPerMinute || s.Budget != "MaxAttempts" || s.Attempts != 3 {
-		t.Errorf("gives up %s, budget %s %d", check.FormatTicks(s.GivesUp), s.Budget, s.Attempts)
+	if s.GivesUp != 30*timespan.TicksPerMinute || s.Budget != "MaxAttempts" || s.Attempts != 3 {
+		t.Errorf("gives up %s, budget %s %d", timespan.Format(s.GivesUp), s.Budget, s.Attempts)
 	}
 	// The same policy written the other way round (seed 000): Retries = 2.
 	r := lower(t, milestoneProgram(`Within = TimeSpan.FromMinutes(5); Retries = 2;
         Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5));`), Options{})
 	if r.GivesUp != s.GivesUp || r.Attempts != 3 || r.Budget != "Retries" {
-		t.Errorf("Retries = 2: gives up %s after %d attempts (%s)", check.FormatTicks(r.GivesUp), r.Attempts, r.Budget)
+		t.Errorf("Retries = 2: gives up %s after %d attempts (%s)", timespan.Format(r.GivesUp), r.Attempts, r.Budget)
 	}
 }
 
@@ -132,7 +133,7 @@ func TestSeed002Timelines(t *testing.T) {
 		// spaced(1s) |> limit_retries(2), failing for ever: [0, 1000, 2000]
 		{"exhausted retries", "Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)", Options{}, 0, []int64{0, 1000, 2000}},
 		// spaced(10s) |> limit_retries(2), attempts sleeping 4s: [4000, 18000, 32000]
-		{"spaced with attempts that take time", "Backoff.Fixed(TimeSpan.FromSeconds(10)).MaxAttempts(3)", Options{AttemptDuration: 4 * check.TicksPerSecond}, 4 * check.TicksPerSecond, []int64{4000, 18000, 32000}},
+		{"spaced with attempts that take time", "Backoff.Fixed(TimeSpan.FromSeconds(10)).MaxAttempts(3)", Options{AttemptDuration: 4 * timespan.TicksPerSecond}, 4 * timespan.TicksPerSecond, []int64{4000, 18000, 32000}},
 		// spaced(10s) |> jitter(0.5) |> limit_retries(2), draws [0.0, 0.75]: [0, 5000, 17500]
 		{"jitter with replayed draws", "Backoff.Fixed(TimeSpan.FromSeconds(10)).Jitter(0.5).MaxAttempts(3)", Options{Draws: []float64{0.0, 0.75}}, 0, []int64{0, 5000, 17500}},
 		// exponential(1s) |> cap_delay(3s) |> limit_retries(4): [0, 1000, 3000, 6000, 9000]
@@ -175,13 +176,13 @@ func TestJitterBoundsInTable(t *testing.T) {
 	s := lower(t, stepProgram("Backoff.Fixed(TimeSpan.FromSeconds(10)).Jitter(0.5).MaxAttempts(3)"), Options{})
 	want := []Row{
 		{From: 1, To: 1},
-		{From: 2, To: 3, Wait: 10 * check.TicksPerSecond, Min: 5 * check.TicksPerSecond, Max: 15 * check.TicksPerSecond, Starts: 5 * check.TicksPerSecond, StartsLatest: 15 * check.TicksPerSecond},
+		{From: 2, To: 3, Wait: 10 * timespan.TicksPerSecond, Min: 5 * timespan.TicksPerSecond, Max: 15 * timespan.TicksPerSecond, Starts: 5 * timespan.TicksPerSecond, StartsLatest: 15 * timespan.TicksPerSecond},
 	}
 	if diff := cmp.Diff(want, s.Rows); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
-	if s.GivesUp != 10*check.TicksPerSecond || s.GivesUpLatest != 30*check.TicksPerSecond {
-		t.Errorf("gives up %s..%s", check.FormatTicks(s.GivesUp), check.FormatTicks(s.GivesUpLatest))
+	if s.GivesUp != 10*timespan.TicksPerSecond || s.GivesUpLatest != 30*timespan.TicksPerSecond {
+		t.Errorf("gives up %s..%s", timespan.Format(s.GivesUp), timespan.Format(s.GivesUpLatest))
 	}
 }
 
@@ -212,15 +213,15 @@ func TestHugeBudgets(t *testing.T) {
 	}
 	// Saturation: 2^31 retries of 5 minutes exceed TimeSpan's range.
 	s := lower(t, stepProgram("Backoff.Fixed(TimeSpan.FromDays(10000)).MaxAttempts(2147483647)"), Options{})
-	if s.GivesUp != check.MaxTicks {
-		t.Errorf("gives up %d, want the saturated %d", s.GivesUp, check.MaxTicks)
+	if s.GivesUp != timespan.MaxTicks {
+		t.Errorf("gives up %d, want the saturated %d", s.GivesUp, timespan.MaxTicks)
 	}
 	// The uncapped Linear's exact total: Σ_{j=1}^{n-1} 2s·j = 2s·n(n-1)/2, saturated.
 	s = lower(t, stepProgram("Backoff.Linear(TimeSpan.FromMilliseconds(1)).MaxAttempts(20001)"), Options{})
 	if !s.Truncated {
 		t.Fatalf("20001 distinct waits should be cut at %d rows", MaxRows)
 	}
-	if want := Ticks(20000*20001/2) * check.TicksPerMillisecond; s.GivesUp != want {
+	if want := Ticks(20000*20001/2) * timespan.TicksPerMillisecond; s.GivesUp != want {
 		t.Errorf("truncated total %d, want %d", s.GivesUp, want)
 	}
 }
@@ -300,7 +301,7 @@ func FuzzSchedule(f *testing.F) {
 		}
 		prog, _ := parser.Parse([]parser.Source{{Name: "t.wf", Src: stepProgram(policy)}}, parser.Options{Workers: 1})
 		res := check.Check(prog)
-		ss := Lower(res, Options{AttemptDuration: Ticks(durMS%100000) * check.TicksPerMillisecond})
+		ss := Lower(res, Options{AttemptDuration: Ticks(durMS%100000) * timespan.TicksPerMillisecond})
 		if len(ss) != 1 {
 			t.Fatalf("%s: %d schedules", policy, len(ss))
 		}

@@ -18,6 +18,85 @@ type Code struct {
 	Right    string // the corrected program, clean of every diagnostic
 }
 
+// ID is a diagnostic code. Code that reports a diagnostic names it with one
+// of the constants below, never with a string literal, so a typo does not
+// compile and every use of a code can be found.
+type ID string
+
+// The codes of the catalogue (Codes), in code order.
+const (
+	WF001 ID = "WF001"
+	WF002 ID = "WF002"
+	WF003 ID = "WF003"
+	WF004 ID = "WF004"
+	WF005 ID = "WF005"
+	WF101 ID = "WF101"
+	WF102 ID = "WF102"
+	WF103 ID = "WF103"
+	WF104 ID = "WF104"
+	WF105 ID = "WF105"
+	WF106 ID = "WF106"
+	WF107 ID = "WF107"
+	WF108 ID = "WF108"
+	WF109 ID = "WF109"
+	WF110 ID = "WF110"
+	WF111 ID = "WF111"
+	WF112 ID = "WF112"
+	WF113 ID = "WF113"
+	WF114 ID = "WF114"
+	WF115 ID = "WF115"
+	WF116 ID = "WF116"
+	WF117 ID = "WF117"
+	WF118 ID = "WF118"
+	WF201 ID = "WF201"
+	WF202 ID = "WF202"
+	WF203 ID = "WF203"
+	WF204 ID = "WF204"
+	WF205 ID = "WF205"
+	WF206 ID = "WF206"
+	WF207 ID = "WF207"
+	WF301 ID = "WF301"
+	WF302 ID = "WF302"
+	WF303 ID = "WF303"
+	WF304 ID = "WF304"
+	WF305 ID = "WF305"
+	WF306 ID = "WF306"
+	WF307 ID = "WF307"
+	WF308 ID = "WF308"
+	WF309 ID = "WF309"
+	WF310 ID = "WF310"
+	WF311 ID = "WF311"
+	WF312 ID = "WF312"
+	WF313 ID = "WF313"
+	WF314 ID = "WF314"
+	WF315 ID = "WF315"
+	WF316 ID = "WF316"
+	WF317 ID = "WF317"
+)
+
+// severities is the catalogue's severity of each code, built once.
+var severities = func() map[ID]Severity {
+	m := make(map[ID]Severity, len(Codes))
+	for _, c := range Codes {
+		m[ID(c.Code)] = c.Severity
+	}
+	return m
+}()
+
+// SeverityOf returns the catalogued severity of a code; an uncatalogued
+// code is an error.
+func SeverityOf(id ID) Severity {
+	if s, ok := severities[id]; ok {
+		return s
+	}
+	return Error
+}
+
+// New makes a diagnostic of code id with the catalogue's severity.
+func New(file string, r Range, id ID, msg string) Diagnostic {
+	return Diagnostic{File: file, Severity: SeverityOf(id), Code: string(id), Message: msg, Range: r}
+}
+
 // Lookup returns the documentation of a code.
 func Lookup(code string) (Code, bool) {
 	for _, c := range Codes {
@@ -70,11 +149,11 @@ var Codes = []Code{
 		"enum Size { Small, Large } /* sizes\n",
 		"enum Size { Small, Large } /* sizes */\n"},
 	{"WF003", Error, "character that cannot start a token, invalid UTF-8, or NUL",
-		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `#` or `@`) is reported once per run and skipped, and lexing goes on.",
+		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `#` or `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too.",
 		"enum Size { Small, Large } # sizes\n",
 		"enum Size { Small, Large } // sizes\n"},
 	{"WF004", Error, "malformed number, or int out of range",
-		"An int is 32-bit signed (-2147483648 to 2147483647) and a decimal holds at most 79228162514264337593543950335. A number glued to letters (`5s`) is malformed: durations are written `TimeSpan.FromSeconds(5)`. A bad literal is reported once, here, and not again as a type error.",
+		"An int is 32-bit signed (-2147483648 to 2147483647) and a decimal holds at most 79228162514264337593543950335, with at most 28 digits after the point. A number glued to letters (`5s`) is malformed: durations are written `TimeSpan.FromSeconds(5)`. A bad literal is reported once, here, and not again as a type error.",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5s); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n")},
 	{"WF005", Error, "bad string escape",
@@ -245,26 +324,30 @@ var Codes = []Code{
 		"With full jitter a wait is drawn from [0, 2w): some runs retry immediately, against a dependency that has just failed.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(4).Jitter(1)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(4).Jitter(0.5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF317", Warning, "a `// wfc:ignore CODE` comment that silences nothing",
-		"`// wfc:ignore WF312 reason` on the line before a warning (or at the end of its line) silences that code there. An ignore that silences nothing — the warning is gone, the code is wrong, or it names an error, which cannot be ignored — is reported, so stale ignores do not pile up. The fix removes the comment.",
+	{"WF317", Warning, "a `// wfc:ignore CODE` that silences nothing, or a code in lower case",
+		"`// wfc:ignore WF312 reason` on the line before a warning (or at the end of its line) silences that code there. Each code of an ignore that silences nothing — the warning is gone, the code is wrong, or it names an error, which cannot be ignored — is reported, so stale ignores do not pile up: the fix removes that code, or the whole comment when no code is left. An ignore whose warning an error may hide (a duplicate `.MaxAttempts` hides WF312, an unknown `goto` hides WF201) is not stale: the warning returns once the error is fixed. A code in lower case still silences; the fix writes it in upper case.",
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  // wfc:ignore WF201 kept for the migration\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  terminal Done { }\n  // wfc:ignore WF201 kept for the migration\n  terminal Old { }\n")},
 	// WF4xx: reported by `wfc export temporal` (docs/temporal.md), not by
 	// `wfc check`: what Temporal's RetryPolicy cannot express.
 	{"WF401", Warning, "Temporal has no linear backoff",
-		"Temporal's RetryPolicy grows a wait by a coefficient (1 = fixed, 2 = doubling); nothing adds the interval each retry. The export writes a fixed interval and marks the step `nextRetryDelay`: the activity must fail with an error whose NextRetryDelay is attempt × interval (capped), which `NextRetryDelay` in integration/temporal computes; without it every retry waits the first interval. Or use `Exponential`, which maps exactly.",
+		"Temporal's RetryPolicy grows a wait by a coefficient (1 = fixed, 2 = doubling); nothing adds the interval each retry. The export writes a fixed interval and marks the step `nextRetryDelay`: the activity must fail with an error whose NextRetryDelay is attempt × interval (capped), which `NextRetryDelay` in integration/temporal computes; without it every retry waits the first interval. Or use `Exponential`, which maps exactly. The range is the name `Linear`.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Linear(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF402", Warning, "Temporal has no jitter",
-		"Temporal's RetryPolicy waits exactly the computed interval, so `.Jitter(…)` cannot be exported: the policy is written without it, every run waits the nominal wait of the schedule table, and runs that failed together retry together. The milestone window helper runs the nominal waits too.",
+		"Temporal's RetryPolicy waits exactly the computed interval, so `.Jitter(…)` cannot be exported: the policy is written without it, every run waits the nominal wait of the schedule table, and runs that failed together retry together. The milestone window helper runs the nominal waits too. The range is the `.Jitter(…)` member.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5).Jitter(0.2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF403", Warning, "a zero retry wait: Temporal reads 0 as its 1 s default",
-		"An interval (or cap) of zero means \"unset\" to Temporal, which then waits its default of one second before every retry. The export writes 1ns instead, the least wait Temporal honours. Give the policy a real interval.",
+		"An interval (or cap) of zero means \"unset\" to Temporal, which then waits its default of one second before every retry. The export writes 1ns instead, the least wait Temporal honours. Give the policy a real interval. The range is the zero interval, or the zero `.Cap(…)`.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF404", Warning, "a wait or window longer than Go's time.Duration",
-		"Temporal's Go SDK holds intervals and timers as time.Duration, at most 2562047h47m16.854775807s (about 292 years); wfc's TimeSpan goes further. A wait in budget (or a milestone window) beyond it is exported as the longest Duration, so the engine would retry earlier than the table says. Add `.Cap(…)` or shorten it.",
+		"Temporal's Go SDK holds intervals and timers as time.Duration, at most 2562047h47m16.854775807s (about 292 years); wfc's TimeSpan goes further. A wait in budget (or a milestone window) beyond it is exported as the longest Duration, so the engine would retry earlier than the table says. Add `.Cap(…)` or shorten it. The range is the policy, or the milestone kind for a window.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(200000)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(20000)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF405", Warning, "a retry wait Temporal's float64 arithmetic does not keep exact",
+		"Temporal's Go SDK computes each retry wait as initialInterval × coefficient^(attempt-1) in float64 nanoseconds (measured in its test environment). Past about 104 days a float64 no longer holds every nanosecond, so an interval like 500 days and 100 ns comes out a few nanoseconds short, and every attempt starts earlier than the table says. The message names the first such attempt; the range is the interval. Round the interval to whole seconds.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(500)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 }

@@ -10,8 +10,10 @@ import (
 //
 //	::error file=a.wf,line=3,col=5,endLine=3,endColumn=9,title=WF101::message
 //
-// GitHub shows them as annotations on the pull request. The message escapes
-// `%`, CR and LF; property values also escape `:` and `,`.
+// GitHub shows them as annotations on the pull request. Text is escaped as
+// the runner expects (`%`, CR and LF in the message; property values also
+// `:` and `,`), and then every other control character, which that escaping
+// leaves raw, is made visible by Escape: the log shows ANSI sequences.
 func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 	var b strings.Builder
 	for _, d := range ds {
@@ -23,10 +25,11 @@ func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 	return err
 }
 
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func escapeData(s string) string { return Escape(dataEscaper.Replace(s)) }
+
+func escapeProperty(s string) string { return Escape(propertyEscaper.Replace(s)) }

@@ -14,6 +14,9 @@ type SARIFOptions struct {
 	Version string
 	// URI maps a file name as reported to a repository-relative URI.
 	URI func(file string) string
+	// Notifications are problems of the run (unreadable paths); with any,
+	// the invocation is not successful.
+	Notifications []Notification
 }
 
 type sarifLog struct {
@@ -23,9 +26,31 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	ColumnKind string        `json:"columnKind"`
-	Results    []sarifResult `json:"results"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	ColumnKind  string            `json:"columnKind"`
+	Results     []sarifResult     `json:"results"`
+}
+
+// sarifInvocation says whether the run did its whole job: a path it could
+// not read makes executionSuccessful false, with a notification naming it,
+// so that code scanning does not take a mistyped path for a clean result.
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level     string                 `json:"level"`
+	Message   sarifText              `json:"message"`
+	Locations []notificationLocation `json:"locations,omitempty"`
+}
+
+// notificationLocation is a location naming a whole artifact (no region).
+type notificationLocation struct {
+	PhysicalLocation struct {
+		ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	} `json:"physicalLocation"`
 }
 
 type sarifTool struct {
@@ -132,11 +157,9 @@ func level(s Severity) string {
 // not change when unrelated lines move (it hashes the code, the file, the
 // message and the text of the flagged line, not line numbers).
 func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) error {
-	uri := opt.URI
-	if uri == nil {
-		uri = func(f string) string { return f }
-	}
-	run := sarifRun{ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
+	uri := memoURI(opt.URI)
+	run := sarifRun{ColumnKind: "unicodeCodePoints", Results: []sarifResult{},
+		Invocations: []sarifInvocation{invocation(opt.Notifications, uri)}}
 	run.Tool.Driver = sarifDriver{Name: "wfc", Version: opt.Version, InformationURI: "https://github.com/wfc-lang/wfc"}
 	index := map[string]int{}
 	for i, c := range Codes {
@@ -150,6 +173,7 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) err
 		})
 	}
 	seen := map[string]int{}
+	fp := fingerprinter{src: src, lines: map[lineKey]string{}, starts: map[string][]int{}}
 	for _, d := range ds {
 		res := sarifResult{
 			RuleID: d.Code, RuleIndex: index[d.Code], Level: level(d.Severity),
@@ -182,13 +206,9 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) err
 				res.Fixes = append(res.Fixes, sf)
 			}
 		}
-		// The fingerprint: what is flagged, not where it is; a counter tells
-		// identical findings in one file apart.
-		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", d.Code, uri(d.File), d.Message, strings.TrimSpace(lineOf(src[d.File], int(d.Range.Start.Offset))))
-		sum := hex.EncodeToString(h.Sum(nil))[:32]
+		sum := fp.of(&d, uri(d.File))
 		seen[sum]++
-		res.PartialFingerprints = map[string]string{"wfcFinding/v1": fmt.Sprintf("%s:%d", sum, seen[sum])}
+		res.PartialFingerprints = map[string]string{fingerprintKey: fmt.Sprintf("%s:%d", sum, seen[sum])}
 		run.Results = append(run.Results, res)
 	}
 	log := sarifLog{
@@ -196,23 +216,83 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) err
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(jsonWriter{w})
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(log)
 }
 
-// lineOf returns the line of src that contains byte offset off.
-func lineOf(src string, off int) string {
-	if off > len(src) {
-		off = len(src)
+// memoURI computes each file's URI once: findings are many, files few, and
+// a URI function may ask the operating system (the working directory).
+func memoURI(f func(string) string) func(string) string {
+	if f == nil {
+		return func(f string) string { return f }
 	}
-	start := strings.LastIndexByte(src[:off], '\n') + 1
-	end := strings.IndexByte(src[off:], '\n')
-	if end < 0 {
-		return src[start:]
+	seen := map[string]string{}
+	return func(file string) string {
+		u, ok := seen[file]
+		if !ok {
+			u = f(file)
+			seen[file] = u
+		}
+		return u
 	}
-	return src[start : off+end]
+}
+
+// fingerprintKey names the partial fingerprint. v2 hashes a digest of the
+// flagged line instead of the line itself, so a long line with many
+// findings is hashed once, not once per finding.
+const fingerprintKey = "wfcFinding/v2"
+
+// fingerprinter computes partial fingerprints: what is flagged, not where
+// it is (code, file, message and the trimmed text of the flagged line, not
+// line numbers); WriteSARIF adds a counter that tells identical findings in
+// one file apart. The digest of each line is computed once, so the work is
+// linear in the input plus the messages, however many findings share a line.
+type fingerprinter struct {
+	src    Sources
+	starts map[string][]int   // line starts per file, built lazily
+	lines  map[lineKey]string // digest of each flagged line
+}
+
+type lineKey struct {
+	file string
+	line int32
+}
+
+func (f *fingerprinter) of(d *Diagnostic, uri string) string {
+	k := lineKey{d.File, d.Range.Start.Line}
+	digest, ok := f.lines[k]
+	if !ok {
+		sum := sha256.Sum256([]byte(strings.TrimSpace(f.lineText(k))))
+		digest = string(sum[:])
+		f.lines[k] = digest
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", d.Code, uri, d.Message, digest)
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// lineText returns the text of line k (1-based), without its line break.
+func (f *fingerprinter) lineText(k lineKey) string {
+	src, ok := f.src[k.file]
+	if !ok {
+		return ""
+	}
+	ls, ok := f.starts[k.file]
+	if !ok {
+		ls = LineStarts(src)
+		f.starts[k.file] = ls
+	}
+	n := int(k.line)
+	if n < 1 || n > len(ls) {
+		return ""
+	}
+	end := len(src)
+	if n < len(ls) {
+		end = ls[n]
+	}
+	return strings.TrimRight(src[ls[n-1]:end], "\r\n")
 }
 
 // ruleName turns a title into a PascalCase rule name ("duplicate name" →
@@ -235,4 +315,20 @@ func ruleName(title string) string {
 		}
 	}
 	return b.String()
+}
+
+// invocation reports the run's notifications: each one an error-level tool
+// execution notification naming its path, and executionSuccessful false.
+func invocation(notes []Notification, uri func(string) string) sarifInvocation {
+	inv := sarifInvocation{ExecutionSuccessful: len(notes) == 0}
+	for _, n := range notes {
+		sn := sarifNotification{Level: "error", Message: sarifText{n.Message}}
+		if n.Path != "" {
+			var loc notificationLocation
+			loc.PhysicalLocation.ArtifactLocation = sarifArtifact{uri(n.Path)}
+			sn.Locations = []notificationLocation{loc}
+		}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sn)
+	}
+	return inv
 }

@@ -2,6 +2,7 @@ package diag
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,9 @@ type Ignore struct {
 	Cut      Range // what removing the comment deletes: its line, or the comment and the space before it
 }
 
+// TargetLine is the line whose warnings the comment silences.
+func (ig Ignore) TargetLine() int32 { return ig.line() }
+
 // line is the line whose diagnostics the comment silences.
 func (ig Ignore) line() int32 {
 	if ig.Trailing {
@@ -24,12 +28,34 @@ func (ig Ignore) line() int32 {
 	return ig.Range.Start.Line + 1
 }
 
-// Suppress drops the warnings that an ignore comment silences (a diagnostic
-// silenced is one whose range starts on the ignore's line, with a code it
-// names) and reports each ignore that silences nothing as WF317, with a fix
-// that deletes it. Errors cannot be ignored: an ignore naming one is WF317
-// too, and says so.
-func Suppress(ds []Diagnostic, ignores []Ignore, isError func(code string) bool) []Diagnostic {
+// SuppressOptions give Suppress what it needs beyond the diagnostics.
+type SuppressOptions struct {
+	// Sources hold each file's text, to find each code in its comment
+	// (its range, and how it was written). Without a file's text, the
+	// comment's Codes are used and WF317 points at the whole comment.
+	Sources Sources
+	// Scope returns the range of the file in which an error can hide the
+	// warning code that ig silences (its milestone, its state, its
+	// declaration); ok false means the whole file. An ignore whose warning
+	// an error may hide is not stale: the warning cannot be evaluated, and
+	// it returns when the error is fixed.
+	Scope func(ig Ignore, code string) (r Range, ok bool)
+}
+
+// ignoreCode is one code written in an ignore comment.
+type ignoreCode struct {
+	text  string // as written: `wf312`
+	code  string // upper case: `WF312`
+	r     Range  // where it is written
+	cut   Range  // what removing it deletes: the code and one separator run
+	known bool   // r and cut are known (the comment's text was available)
+}
+
+// Suppress drops the warnings that ignore comments silence (a diagnostic is
+// silenced when its range starts on the ignore's line and the ignore names
+// its code, in any case) and reports what is wrong with the ignores as
+// WF317 (see staleIgnores). Errors cannot be ignored.
+func Suppress(ds []Diagnostic, ignores []Ignore, opt SuppressOptions) []Diagnostic {
 	if len(ignores) == 0 {
 		return ds
 	}
@@ -38,56 +64,205 @@ func Suppress(ds []Diagnostic, ignores []Ignore, isError func(code string) bool)
 		line int32
 		code string
 	}
-	at := map[key][]int{} // ignore indices by what they silence
+	codes := make([][]ignoreCode, len(ignores))
+	used := make([][]bool, len(ignores))
+	at := map[key][][2]int{} // (ignore, code) by what they silence
 	for i, ig := range ignores {
-		for _, c := range ig.Codes {
-			k := key{ig.File, ig.line(), c}
-			at[k] = append(at[k], i)
+		codes[i] = ig.codes(opt.Sources)
+		used[i] = make([]bool, len(codes[i]))
+		for j, c := range codes[i] {
+			k := key{ig.File, ig.line(), c.code}
+			at[k] = append(at[k], [2]int{i, j})
 		}
 	}
-	used := make([]bool, len(ignores))
 	out := ds[:0:0]
 	for _, d := range ds {
-		if d.Severity == Warning && d.Code != "WF317" {
+		if d.Severity == Warning && d.Code != string(WF317) {
 			if idx, ok := at[key{d.File, d.Range.Start.Line, d.Code}]; ok {
-				for _, i := range idx {
-					used[i] = true
+				for _, ij := range idx {
+					used[ij[0]][ij[1]] = true
 				}
 				continue
 			}
 		}
 		out = append(out, d)
 	}
+	hidden := errorLines(ds)
 	for i, ig := range ignores {
-		if used[i] {
-			continue
-		}
-		var msg string
-		var errs []string
-		for _, c := range ig.Codes {
-			if isError(c) {
-				errs = append(errs, "`"+c+"`")
-			}
-		}
+		out = append(out, staleIgnores(ig, codes[i], used[i], func(code string) bool {
+			return hidden.within(ig, code, opt.Scope)
+		})...)
+	}
+	return out
+}
+
+// staleIgnores reports what is wrong with one ignore comment, as WF317:
+//   - no code at all: the comment, with a fix that removes it;
+//   - every code silences nothing: the comment, with a fix that removes it;
+//   - some codes silence nothing: each such code, with a fix that removes
+//     just that code;
+//   - a code that silences something but is written in lower case: a fix
+//     that writes it in upper case.
+//
+// A code silences nothing when it names an error or no code at all, or when
+// its line has no such warning and no error can hide one (hidden).
+func staleIgnores(ig Ignore, codes []ignoreCode, used []bool, hidden func(code string) bool) []Diagnostic {
+	if len(codes) == 0 {
+		return []Diagnostic{staleComment(ig, "this `wfc:ignore` names no code: write `// wfc:ignore WF312 reason`")}
+	}
+	var stale []int
+	var why []string
+	var out []Diagnostic
+	for j, c := range codes {
+		cat, known := Lookup(c.code)
 		switch {
-		case len(ig.Codes) == 0:
-			msg = "this `wfc:ignore` names no code: write `// wfc:ignore WF312 reason`"
-		case len(errs) > 0:
-			msg = fmt.Sprintf("this `wfc:ignore` silences nothing: %s %s an error, and errors cannot be ignored; fix the error instead", strings.Join(errs, ", "), map[bool]string{true: "is", false: "are"}[len(errs) == 1])
+		case used[j]:
+			if c.text != c.code && c.known {
+				d := New(ig.File, c.r, WF317, fmt.Sprintf("write `%s` in upper case, as codes are written everywhere else", c.code))
+				d.Fixes = []Fix{{Title: fmt.Sprintf("write `%s`", c.code), MachineApplicable: true,
+					Edits: []Edit{{File: ig.File, Range: c.r, NewText: c.code}}}}
+				out = append(out, d)
+			}
+		case !known:
+			stale, why = append(stale, j), append(why, fmt.Sprintf("`%s` is not a wfc code", c.text))
+		case cat.Severity == Error:
+			stale, why = append(stale, j), append(why, fmt.Sprintf("`%s` is an error, and errors cannot be ignored (fix the error instead)", c.code))
+		case hidden(c.code):
+			// An error may hide the warning: not known to be stale.
 		default:
 			where := "the next line"
 			if ig.Trailing {
 				where = "this line"
 			}
-			msg = fmt.Sprintf("this `wfc:ignore %s` silences nothing: %s has no such warning; remove the comment", strings.Join(ig.Codes, " "), where)
+			stale, why = append(stale, j), append(why, fmt.Sprintf("%s has no `%s` warning", where, c.code))
 		}
-		out = append(out, Diagnostic{
-			File: ig.File, Severity: Warning, Code: "WF317", Message: msg, Range: ig.Range,
-			Fixes: []Fix{{Title: "remove the stale `wfc:ignore` comment", MachineApplicable: true,
-				Edits: []Edit{{File: ig.File, Range: ig.Cut, NewText: ""}}}},
-		})
+	}
+	if len(stale) == len(codes) {
+		return append(out, staleComment(ig, fmt.Sprintf("this `wfc:ignore` silences nothing: %s; remove the comment", strings.Join(why, "; "))))
+	}
+	for k, j := range stale {
+		c := codes[j]
+		r := ig.Range
+		if c.known {
+			r = c.r
+		}
+		d := New(ig.File, r, WF317, fmt.Sprintf("`%s` in this `wfc:ignore` silences nothing: %s; remove the code", c.text, why[k]))
+		if c.known {
+			d.Fixes = []Fix{{Title: fmt.Sprintf("remove `%s` from the comment", c.text), MachineApplicable: true,
+				Edits: []Edit{{File: ig.File, Range: c.cut, NewText: ""}}}}
+		}
+		out = append(out, d)
 	}
 	return out
+}
+
+// staleComment is WF317 on a whole comment, with the fix that removes it.
+func staleComment(ig Ignore, msg string) Diagnostic {
+	d := New(ig.File, ig.Range, WF317, msg)
+	d.Fixes = []Fix{{Title: "remove the stale `wfc:ignore` comment", MachineApplicable: true,
+		Edits: []Edit{{File: ig.File, Range: ig.Cut, NewText: ""}}}}
+	return d
+}
+
+// codes finds the codes of an ignore in its comment's text: after
+// `wfc:ignore`, the words (separated by spaces, tabs or commas) that look
+// like a code in any case; the reason starts at the first other word.
+func (ig Ignore) codes(srcs Sources) []ignoreCode {
+	src, ok := srcs[ig.File]
+	if !ok || int(ig.Range.End.Offset) > len(src) {
+		var out []ignoreCode
+		for _, c := range ig.Codes {
+			out = append(out, ignoreCode{text: c, code: c})
+		}
+		return out
+	}
+	text := src[ig.Range.Start.Offset:ig.Range.End.Offset]
+	i := strings.Index(text, "wfc:ignore")
+	if i < 0 {
+		return nil
+	}
+	// The comment is ASCII up to its last code, so a byte is a column.
+	pos := func(k int) Pos {
+		return Pos{Line: ig.Range.Start.Line, Column: ig.Range.Start.Column + int32(k), Offset: ig.Range.Start.Offset + int32(k)}
+	}
+	type word struct{ start, end int }
+	var words []word
+	sep := func(c byte) bool { return c == ' ' || c == '\t' || c == ',' }
+	for i += len("wfc:ignore"); ; {
+		for i < len(text) && sep(text[i]) {
+			i++
+		}
+		if i == len(text) {
+			break
+		}
+		j := i
+		for j < len(text) && !sep(text[j]) {
+			j++
+		}
+		words = append(words, word{i, j})
+		if !isCode(text[i:j]) {
+			break // the reason: only the word after the last code matters
+		}
+		i = j
+	}
+	var out []ignoreCode
+	for k, w := range words {
+		t := text[w.start:w.end]
+		if !isCode(t) {
+			break
+		}
+		c := ignoreCode{text: t, code: strings.ToUpper(t), r: Range{Start: pos(w.start), End: pos(w.end)}, known: true}
+		// Removing the code takes the separator after it, or before it
+		// when it is the last word.
+		switch {
+		case k+1 < len(words):
+			c.cut = Range{Start: pos(w.start), End: pos(words[k+1].start)}
+		case k > 0:
+			c.cut = Range{Start: pos(words[k-1].end), End: pos(w.end)}
+		default:
+			c.cut = c.r
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func isCode(w string) bool {
+	return len(w) == 5 && strings.EqualFold(w[:2], "WF") && strings.Trim(w[2:], "0123456789") == ""
+}
+
+// errorLinesByFile holds the lines of error diagnostics, sorted, by file.
+type errorLinesByFile map[string][]int32
+
+func errorLines(ds []Diagnostic) errorLinesByFile {
+	m := errorLinesByFile{}
+	for _, d := range ds {
+		if d.Severity == Error {
+			m[d.File] = append(m[d.File], d.Range.Start.Line)
+		}
+	}
+	for _, ls := range m {
+		slices.Sort(ls)
+	}
+	return m
+}
+
+// within reports whether an error lies in the scope where it can hide the
+// warning code that ig silences.
+func (m errorLinesByFile) within(ig Ignore, code string, scope func(Ignore, string) (Range, bool)) bool {
+	ls := m[ig.File]
+	if len(ls) == 0 {
+		return false
+	}
+	if scope == nil {
+		return true
+	}
+	r, ok := scope(ig, code)
+	if !ok {
+		return true
+	}
+	k, _ := slices.BinarySearch(ls, r.Start.Line)
+	return k < len(ls) && ls[k] <= r.End.Line
 }
 
 // Settings are a project's per-file choices about warnings, keyed by code.

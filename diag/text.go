@@ -79,10 +79,12 @@ func (r *textRenderer) diagnostic(b *strings.Builder, d *Diagnostic) {
 	if d.Severity == Warning {
 		sevColor = ansiYellow
 	}
+	// File names and messages carry input text: escaped (escape.go). The
+	// file name starts the line, so it must not read as a workflow command.
 	fmt.Fprintf(b, "%s: %s%s\n",
-		r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", d.File, d.Range.Start.Line, d.Range.Start.Column)),
-		r.paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, d.Code)),
-		r.paint(ansiBold, ": "+d.Message))
+		r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", EscapeLineStart(d.File), d.Range.Start.Line, d.Range.Start.Column)),
+		r.paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, Escape(d.Code))),
+		r.paint(ansiBold, ": "+Escape(d.Message)))
 	gutter := len(fmt.Sprint(d.Range.End.Line))
 	for _, rel := range d.Related {
 		if n := len(fmt.Sprint(rel.Range.End.Line)); n > gutter {
@@ -92,16 +94,16 @@ func (r *textRenderer) diagnostic(b *strings.Builder, d *Diagnostic) {
 	r.snippet(b, d.File, d.Range, "", sevColor, '^', gutter)
 	for _, rel := range d.Related {
 		if rel.File != d.File {
-			fmt.Fprintf(b, "%s %s:%d:%d\n", strings.Repeat(" ", gutter)+r.paint(ansiBlue, " ::: "), rel.File, rel.Range.Start.Line, rel.Range.Start.Column)
+			fmt.Fprintf(b, "%s %s:%d:%d\n", strings.Repeat(" ", gutter)+r.paint(ansiBlue, " ::: "), Escape(rel.File), rel.Range.Start.Line, rel.Range.Start.Column)
 		}
-		r.snippet(b, rel.File, rel.Range, rel.Message, ansiBlue, '-', gutter)
+		r.snippet(b, rel.File, rel.Range, Escape(rel.Message), ansiBlue, '-', gutter)
 	}
 	for _, f := range d.Fixes {
 		label := "help"
 		if f.MachineApplicable {
 			label = "fix"
 		}
-		fmt.Fprintf(b, "%s %s: %s\n", strings.Repeat(" ", gutter)+r.paint(ansiBlue, " ="), r.paint(ansiGreen, label), f.Title)
+		fmt.Fprintf(b, "%s %s: %s\n", strings.Repeat(" ", gutter)+r.paint(ansiBlue, " ="), r.paint(ansiGreen, label), Escape(f.Title))
 		if prev, ok := r.preview(f); ok {
 			fmt.Fprintf(b, "%s%s\n", r.paint(ansiBlue, strings.Repeat(" ", gutter)+" | "), prev)
 		}
@@ -113,18 +115,27 @@ func (r *textRenderer) lineStarts(file string) []int {
 	if ls, ok := r.lines[file]; ok {
 		return ls
 	}
-	src := r.src[file]
-	ls := []int{0}
-	for i := 0; ; {
-		k := strings.IndexByte(src[i:], '\n')
-		if k < 0 {
-			break
-		}
-		i += k + 1
-		ls = append(ls, i)
-	}
+	ls := LineStarts(r.src[file])
 	r.lines[file] = ls
 	return ls
+}
+
+// LineStarts returns the byte offsets at which each line of src starts.
+// Lines end at LF, CR LF or a lone CR, as the lexer, editors and LSP count
+// them.
+func LineStarts(src string) []int {
+	ls := []int{0}
+	for i := 0; ; {
+		k := strings.IndexAny(src[i:], "\r\n")
+		if k < 0 {
+			return ls
+		}
+		i += k + 1
+		if src[i-1] == '\r' && i < len(src) && src[i] == '\n' {
+			i++
+		}
+		ls = append(ls, i)
+	}
 }
 
 // lineText returns the text of 1-based line n of file, without its newline.
@@ -141,9 +152,9 @@ func (r *textRenderer) lineText(file string, n int) (string, int, bool) {
 	end := len(src)
 	if n < len(ls) {
 		end = ls[n] - 1
-	}
-	if end > start && src[end-1] == '\r' {
-		end--
+		if end > start && src[end] == '\n' && src[end-1] == '\r' {
+			end--
+		}
 	}
 	if n == 1 && strings.HasPrefix(src[start:end], "\uFEFF") {
 		start += 3 // a byte order mark takes no column
@@ -255,8 +266,10 @@ func (r *textRenderer) preview(f Fix) (string, bool) {
 }
 
 // displayRunes splits a line into printable units, one per column: each
-// invalid byte or control character becomes U+FFFD so the output stays valid
-// UTF-8 and the underline stays aligned with the columns the lexer counted.
+// invalid byte, control character or bidi control becomes U+FFFD so the
+// output stays valid UTF-8, no escape sequence or reordering reaches the
+// terminal, and the underline stays aligned with the columns the lexer
+// counted.
 func displayRunes(s string) []string {
 	out := make([]string, 0, len(s))
 	for i := 0; i < len(s); {
@@ -264,7 +277,7 @@ func displayRunes(s string) []string {
 		switch {
 		case c == '\t':
 			out = append(out, "\t")
-		case c == utf8.RuneError && size == 1, c < 0x20, c == 0x7f:
+		case c == utf8.RuneError && size == 1, unsafeRune(c):
 			out = append(out, "\uFFFD")
 		default:
 			out = append(out, s[i:i+size])

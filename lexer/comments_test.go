@@ -16,7 +16,7 @@ func TestComments(t *testing.T) {
 	for _, c := range res.Comments {
 		got = append(got, src[c.Off:c.End])
 	}
-	want := []string{"// a\r", "/* b\n c */", "// wfc:ignore WF101 d", "/* e"}
+	want := []string{"// a", "/* b\n c */", "// wfc:ignore WF101 d", "/* e"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("comments (-want +got):\n%s", diff)
 	}

@@ -1,4 +1,4 @@
-// Package lexer turns workflow-language source into tokens (LANGUAGE.md §2).
+// Package lexer turns workflow-language source into tokens (docs/language.md, Lexical structure).
 //
 // It is hand-written so that it is fast, allocation-light and tolerant: a
 // bad byte, an unterminated string or a malformed number becomes a diagnostic
@@ -24,7 +24,7 @@ type Kind uint8
 const (
 	EOF     Kind = iota
 	Ident        // identifiers that are not reserved
-	Keyword      // reserved words of §2
+	Keyword      // reserved words of the language
 	Int          // 42
 	Decimal      // 0.2
 	String       // "…"
@@ -105,18 +105,29 @@ func Lex(file string, src string) Result {
 		l.i = 3
 	}
 	l.run()
-	if l.unreported > 0 {
-		l.diags = append(l.diags, diag.Diagnostic{
-			File: file, Severity: diag.Error, Code: "WF003",
-			Message: fmt.Sprintf("%d more runs of bytes that cannot start a token follow and are not reported one by one", l.unreported),
-			Range:   l.firstUnreported,
-		})
-	}
+	l.summarize()
 	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps, Ignores: l.ignores, Comments: l.comments}
 }
 
-// maxBadRuns is how many WF003 diagnostics one file reports one by one.
-const maxBadRuns = 200
+// MaxPerCode is how many diagnostics of each lexical code (WF002–WF005) one
+// file reports one by one; the rest are counted in one last diagnostic, so a
+// hostile file of a million bad escapes costs no more to report than 200.
+const MaxPerCode = 200
+
+// MaxFractionDigits is how many digits a decimal literal may have after its
+// point: .NET's decimal holds 28. The lowering of jitter relies on it.
+const MaxFractionDigits = 28
+
+// lexCodes are the codes the lexer reports, in the order of their summaries.
+var lexCodes = [...]string{"WF002", "WF003", "WF004", "WF005"}
+
+// unreportedWhat says what a summary counts, per code of lexCodes.
+var unreportedWhat = [...]string{
+	"unterminated strings or block comments",
+	"runs of bad bytes (characters that cannot start a token, NUL or invalid UTF-8)",
+	"malformed or out-of-range numbers",
+	"bad string escapes",
+}
 
 // binary reports whether src looks like a binary file, and where its first
 // bad byte is: NUL, control or invalid UTF-8 bytes make up more than a tenth of
@@ -150,9 +161,9 @@ func binary(src string) (int, bool) {
 func (l *lx) posAt(at int) diag.Pos {
 	line, col := 1, 1
 	for i := 0; i < at; {
-		if l.src[i] == '\n' {
+		if n := lineBreak(l.src, i); n > 0 {
 			line, col = line+1, 1
-			i++
+			i += n
 			continue
 		}
 		_, size := utf8.DecodeRuneInString(l.src[i:])
@@ -177,19 +188,70 @@ type lx struct {
 	comments     []Comment
 	lastTokLine  int // line of the last token, to tell trailing comments
 
-	badRuns         int // WF003 runs seen
-	unreported      int // WF003 runs past maxBadRuns
-	firstUnreported diag.Range
+	reported        [len(lexCodes)]int        // diagnostics per code of lexCodes
+	firstUnreported [len(lexCodes)]diag.Range // where the first one not reported is
 }
 
 func (l *lx) pos() diag.Pos { return diag.MakePos(l.line, l.col, l.i) }
 
 func (l *lx) errAt(start diag.Pos, code, msg string) {
-	l.diags = append(l.diags, diag.Diagnostic{
-		File: l.file, Severity: diag.Error, Code: code, Message: msg,
-		Range: diag.Range{Start: start, End: l.pos()},
-	})
+	l.report(code, diag.Range{Start: start, End: l.pos()}, msg)
 }
+
+// report adds a diagnostic of a code of lexCodes, up to MaxPerCode of them;
+// past that it only counts, for summarize.
+func (l *lx) report(code string, r diag.Range, msg string) {
+	k := codeIndex(code)
+	l.reported[k]++
+	if l.reported[k] > MaxPerCode {
+		if l.reported[k] == MaxPerCode+1 {
+			l.firstUnreported[k] = r
+		}
+		return
+	}
+	l.diags = append(l.diags, diag.Diagnostic{File: l.file, Severity: diag.Error, Code: code, Message: msg, Range: r})
+}
+
+func codeIndex(code string) int {
+	for i, c := range lexCodes {
+		if c == code {
+			return i
+		}
+	}
+	panic("lexer: not a lexical code: " + code)
+}
+
+// summarize adds, per code, one diagnostic that counts those not reported.
+func (l *lx) summarize() {
+	for k, n := range l.reported {
+		if n <= MaxPerCode {
+			continue
+		}
+		l.diags = append(l.diags, diag.Diagnostic{
+			File: l.file, Severity: diag.Error, Code: lexCodes[k],
+			Message: fmt.Sprintf("%d more %s follow and are not reported one by one", n-MaxPerCode, unreportedWhat[k]),
+			Range:   l.firstUnreported[k],
+		})
+	}
+}
+
+// lineBreak returns the length of the line break at src[i] (LF, CR LF or a
+// lone CR, as editors and LSP count lines), or 0.
+func lineBreak(src string, i int) int {
+	switch src[i] {
+	case '\n':
+		return 1
+	case '\r':
+		if i+1 < len(src) && src[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// isLineEnd reports whether src[i] ends a line's text (LF or CR).
+func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
 
 // comment records a `// wfc:ignore CODE… reason` line comment.
 func (l *lx) comment(start diag.Pos) {
@@ -211,8 +273,10 @@ func (l *lx) comment(start diag.Pos) {
 		ig.Cut = diag.Range{Start: diag.MakePos(int(start.Line), int(start.Column)-(int(start.Offset)-s), s), End: ig.Range.End}
 	} else {
 		ig.Cut = diag.Range{Start: diag.MakePos(int(start.Line), 1, int(start.Offset)-int(start.Column)+1), End: ig.Range.End}
-		if l.i < len(l.src) && l.src[l.i] == '\n' {
-			ig.Cut.End = diag.MakePos(int(start.Line)+1, 1, l.i+1)
+		if l.i < len(l.src) {
+			if n := lineBreak(l.src, l.i); n > 0 {
+				ig.Cut.End = diag.MakePos(int(start.Line)+1, 1, l.i+n)
+			}
 		}
 	}
 	for _, f := range strings.FieldsFunc(strings.TrimPrefix(body, "wfc:ignore"), func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
@@ -232,11 +296,12 @@ func (l *lx) emit(start diag.Pos, k Kind, bad bool) {
 // advanceASCII moves over n bytes known to be ASCII and not newlines.
 func (l *lx) advanceASCII(n int) { l.i += n; l.col += n }
 
-// advanceRune moves over one code point (an invalid byte counts as one).
+// advanceRune moves over one code point (an invalid byte counts as one) or
+// one line break.
 func (l *lx) advanceRune() {
 	c := l.src[l.i]
-	if c == '\n' {
-		l.i++
+	if n := lineBreak(l.src, l.i); n > 0 {
+		l.i += n
 		l.line++
 		l.col = 1
 		return
@@ -264,12 +329,10 @@ func (l *lx) run() {
 	for l.i < len(src) {
 		c := src[l.i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\r':
+		case c == ' ' || c == '\t':
 			l.advanceASCII(1)
-		case c == '\n':
-			l.i++
-			l.line++
-			l.col = 1
+		case c == '\n' || c == '\r':
+			l.advanceRune()
 		case isIdentStart(c):
 			start := l.pos()
 			j := l.i + 1
@@ -288,8 +351,8 @@ func (l *lx) run() {
 			l.str()
 		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '/':
 			start := l.pos()
-			for l.i < len(src) && src[l.i] != '\n' {
-				l.advanceRune()
+			for l.i < len(src) && !isLineEnd(src[l.i]) {
+				l.commentRune()
 			}
 			l.comments = append(l.comments, Comment{Off: uint32(start.Offset), End: uint32(l.i)})
 			l.comment(start)
@@ -303,7 +366,7 @@ func (l *lx) run() {
 					closed = true
 					break
 				}
-				l.advanceRune()
+				l.commentRune()
 			}
 			l.comments = append(l.comments, Comment{Off: uint32(start.Offset), End: uint32(l.i)})
 			if !closed {
@@ -311,11 +374,8 @@ func (l *lx) run() {
 				end := start
 				end.Offset += 2
 				end.Column += 2
-				l.diags = append(l.diags, diag.Diagnostic{
-					File: l.file, Severity: diag.Error, Code: "WF002",
-					Message: "unterminated block comment: add `*/` to close the `/*` opened here (block comments do not nest)",
-					Range:   diag.Range{Start: start, End: end},
-				})
+				l.report("WF002", diag.Range{Start: start, End: end},
+					"unterminated block comment: add `*/` to close the `/*` opened here (block comments do not nest)")
 			}
 		default:
 			if n := punctLen(src, l.i); n > 0 {
@@ -357,6 +417,29 @@ func punctLen(src string, i int) int {
 	return 0
 }
 
+// commentRune moves over one code point of a comment. A NUL or a byte that
+// is not UTF-8 is WF003 there as everywhere else: a comment is text too.
+func (l *lx) commentRune() {
+	c := l.src[l.i]
+	if c != 0 && c < utf8.RuneSelf {
+		l.advanceRune()
+		return
+	}
+	if c != 0 {
+		if r, size := utf8.DecodeRuneInString(l.src[l.i:]); r != utf8.RuneError || size != 1 {
+			l.advanceRune()
+			return
+		}
+	}
+	st := l.pos()
+	l.advanceRune()
+	if c == 0 {
+		l.errAt(st, "WF003", "unexpected NUL byte inside a comment")
+	} else {
+		l.errAt(st, "WF003", fmt.Sprintf("invalid UTF-8 byte 0x%02X inside a comment", c))
+	}
+}
+
 // badChar reports a run of bytes that cannot start a token (WF003) and skips it.
 func (l *lx) badChar() {
 	start := l.pos()
@@ -383,7 +466,7 @@ func (l *lx) badChar() {
 	// binary file yields a few diagnostics, not one per byte.
 	for l.i < len(l.src) {
 		c := l.src[l.i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '"' || c == '/' || isIdentStart(c) || isDigit(c) || punctLen(l.src, l.i) > 0 {
+		if c == ' ' || c == '\t' || isLineEnd(c) || c == '"' || c == '/' || isIdentStart(c) || isDigit(c) || punctLen(l.src, l.i) > 0 {
 			break
 		}
 		l.advanceRune()
@@ -391,14 +474,6 @@ func (l *lx) badChar() {
 	msg := "unexpected " + what + ": it cannot start a token"
 	if l.i-int(start.Offset) > size {
 		msg = "unexpected " + what + " and what follows it: these bytes cannot start a token"
-	}
-	l.badRuns++
-	if l.badRuns > maxBadRuns {
-		if l.unreported == 0 {
-			l.firstUnreported = diag.Range{Start: start, End: l.pos()}
-		}
-		l.unreported++
-		return
 	}
 	l.errAt(start, "WF003", msg)
 }
@@ -433,9 +508,9 @@ func (l *lx) number() {
 	}
 	if e > j {
 		text := src[l.i:e]
-		bad = fmt.Sprintf("malformed number `%s`", text)
+		bad = fmt.Sprintf("malformed number `%s`", abbreviate(text))
 		if isIdentStart(src[j]) {
-			bad += ": a number cannot run into letters; for a duration write `TimeSpan.FromSeconds(" + src[l.i:j] + ")`"
+			bad += gluedNumberHint(src[l.i:j], src[j:e])
 		}
 		j = e
 	}
@@ -446,15 +521,31 @@ func (l *lx) number() {
 			bad = fmt.Sprintf("integer `%s` is out of range: an int is 32-bit, from -2147483648 to 2147483647", abbreviate(text))
 		}
 	}
-	if bad == "" && k == Decimal && len(text) > 29 {
-		if r, ok := new(big.Rat).SetString(text); !ok || r.Cmp(maxDecimal) > 0 {
-			bad = fmt.Sprintf("decimal `%s` is out of range: a decimal holds at most 79228162514264337593543950335", abbreviate(text))
-		}
+	if bad == "" && k == Decimal {
+		bad = checkDecimal(text)
 	}
 	if bad != "" {
 		l.errAt(start, "WF004", bad)
 	}
 	l.emit(start, k, bad != "")
+}
+
+// checkDecimal returns what is wrong with a well-formed decimal literal, or
+// "". Its cost is bounded by the digits a decimal can hold, not by the
+// literal's length.
+func checkDecimal(text string) string {
+	point := strings.IndexByte(text, '.')
+	if n := len(text) - point - 1; n > MaxFractionDigits {
+		return fmt.Sprintf("decimal `%s` has %d digits after the point: a decimal holds at most %d", abbreviate(text), n, MaxFractionDigits)
+	}
+	whole := strings.TrimLeft(text[:point], "0")
+	if len(whole) < 29 {
+		return ""
+	}
+	if r, ok := new(big.Rat).SetString(text); len(whole) > 29 || !ok || r.Cmp(maxDecimal) > 0 {
+		return fmt.Sprintf("decimal `%s` is out of range: a decimal holds at most 79228162514264337593543950335", abbreviate(text))
+	}
+	return ""
 }
 
 func abbreviate(s string) string {
@@ -476,17 +567,15 @@ func (l *lx) str() {
 	l.advanceASCII(1)
 	bad := false
 	for {
-		if l.i >= len(src) || src[l.i] == '\n' {
+		if l.i >= len(src) || isLineEnd(src[l.i]) {
 			l.unterminated = append(l.unterminated, int(start.Offset))
 			end := start
 			end.Offset++
 			end.Column++
-			l.diags = append(l.diags, diag.Diagnostic{
-				File: l.file, Severity: diag.Error, Code: "WF002",
-				Message: "unterminated string: add a closing `\"` before the end of the line",
-				Range:   diag.Range{Start: start, End: end},
-			})
-			// Strings do not span lines: trailing `\r` is not part of it.
+			l.report("WF002", diag.Range{Start: start, End: end},
+				"unterminated string: add a closing `\"` before the end of the line")
+			// Strings do not span lines: the line break (CR, LF or CR LF)
+			// is not part of it.
 			l.emit(start, String, true)
 			return
 		}
@@ -499,7 +588,7 @@ func (l *lx) str() {
 		case c == '\\':
 			escStart := l.pos()
 			l.advanceASCII(1)
-			if l.i >= len(src) || src[l.i] == '\n' {
+			if l.i >= len(src) || isLineEnd(src[l.i]) {
 				continue // reported as unterminated
 			}
 			switch src[l.i] {

@@ -124,7 +124,7 @@ func TestUnquote(t *testing.T) {
 // FuzzLex: the lexer never panics, tokens are in order inside the source,
 // line/column agree with offsets, and every diagnostic lies in the file.
 func FuzzLex(f *testing.F) {
-	for _, s := range []string{"enum A { B }", "\"abc", "/* x", "\xff\x00", "1.2.3 5s 99999999999", `"\q\u1"`} {
+	for _, s := range []string{"enum A { B }", "\"abc", "/* x", "\xff\x00", "1.2.3 5s 99999999999", `"\q\u1"`, "a\rb\r\n\"c\rd // \x00\r/* \xff\r */ 0.12345678901234567890123456789"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -136,9 +136,12 @@ func FuzzLex(f *testing.F) {
 		advance := func(to int) {
 			for pos < to {
 				r, size := utf8.DecodeRuneInString(src[pos:])
-				if r == '\n' {
-					line, col = line+1, 1
-				} else {
+				switch {
+				case r == '\n', r == '\r' && !strings.HasPrefix(src[pos+1:], "\n"):
+					line, col = line+1, 1 // LF, or a lone CR
+				case r == '\r':
+					// CR LF: the LF breaks the line
+				default:
 					col++
 				}
 				pos += size

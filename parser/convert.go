@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"strconv"
-
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -33,47 +31,28 @@ func (cp *chunkParser) rng(start, endPos plexer.Position) diag.Range {
 	return diag.Range{Start: s, End: cp.endOf(k)}
 }
 
-// tokAt returns the token starting at p.
-func (cp *chunkParser) tokAt(p plexer.Position) (lexer.Token, int) {
-	k := cp.indexAt(p.Offset)
-	return cp.toks[k], k
-}
-
-func (cp *chunkParser) name(g *gName) *ast.Ident {
-	if g == nil || g.Value == "" {
+func (cp *chunkParser) name(g *name) *ast.Ident {
+	if g == nil || g.Name == "" {
 		return nil
 	}
-	_, k := cp.tokAt(g.Pos)
-	return &ast.Ident{Range: cp.tokRange(k), Name: g.Value}
+	return (*ast.Ident)(g)
 }
 
-func (cp *chunkParser) convAttrs(lists []*gAttrList) []*ast.Attr {
+func (cp *chunkParser) convAttrs(lists []*attrList) []*ast.Attr {
 	var out []*ast.Attr
 	for _, l := range lists {
-		if l == nil {
-			continue
-		}
-		for _, a := range l.Attrs {
-			if a == nil || a.Name == nil {
-				continue
-			}
-			at := &ast.Attr{Range: cp.rng(a.Pos, a.EndPos), Name: cp.name(a.Name)}
-			if a.Args != nil {
-				at.HasArgs = true
-				for _, e := range a.Args.List {
-					if x := cp.convExpr(e); x != nil {
-						at.Args = append(at.Args, x)
-					}
-				}
-			}
-			out = append(out, at)
+		if l != nil {
+			cp.soft(l.Soft)
+			out = append(out, l.List...)
 		}
 	}
 	return out
 }
 
 func (cp *chunkParser) convEntity(g *gEntity, e *ast.Entity) {
-	e.Attrs = cp.convAttrs(g.Attrs)
+	// Appended, not assigned: salvageEntity converts member by member after
+	// the attributes, and must not lose them (`[Principal]` feeds WF207).
+	e.Attrs = append(e.Attrs, cp.convAttrs(g.Attrs)...)
 	for _, m := range g.Members {
 		switch {
 		case m == nil:
@@ -90,7 +69,7 @@ func (cp *chunkParser) convEntity(g *gEntity, e *ast.Entity) {
 					}
 				}
 				if r.When != nil {
-					rule.When = cp.convExpr(r.When)
+					rule.When = cp.expr(r.When)
 				}
 				sec.Rules = append(sec.Rules, rule)
 			}
@@ -108,25 +87,15 @@ func (cp *chunkParser) convEntity(g *gEntity, e *ast.Entity) {
 	}
 }
 
-func (cp *chunkParser) convType(g *gType) *ast.TypeRef {
+func (cp *chunkParser) convType(g *typeRef) *ast.TypeRef {
 	if g == nil || g.Name == nil {
 		return nil
 	}
-	return &ast.TypeRef{Range: cp.rng(g.Pos, g.EndPos), Name: cp.name(g.Name), Optional: g.Optional}
+	return (*ast.TypeRef)(g)
 }
 
-func (cp *chunkParser) convParams(g *gParams) *ast.Params {
-	if g == nil {
-		return nil
-	}
-	ps := &ast.Params{Range: cp.rng(g.Pos, g.EndPos)}
-	for _, p := range g.List {
-		if p == nil || p.Type == nil || p.Name == nil {
-			continue
-		}
-		ps.List = append(ps.List, &ast.Param{Range: cp.rng(p.Pos, p.EndPos), Type: cp.convType(p.Type), Name: cp.name(p.Name)})
-	}
-	return ps
+func (cp *chunkParser) convParams(g *params) *ast.Params {
+	return (*ast.Params)(g)
 }
 
 func (cp *chunkParser) convEvent(g *gEvent) *ast.Event {
@@ -134,7 +103,7 @@ func (cp *chunkParser) convEvent(g *gEvent) *ast.Event {
 }
 
 func (cp *chunkParser) convSetting(g *gSetting) *ast.Setting {
-	return &ast.Setting{Range: cp.rng(g.Pos, g.EndPos), Name: cp.name(g.Name), Value: cp.convExpr(g.Value)}
+	return &ast.Setting{Range: cp.rng(g.Pos, g.EndPos), Name: cp.name(g.Name), Value: cp.expr(g.Value)}
 }
 
 func (cp *chunkParser) convSubscribe(g *gSubscribe) *ast.Subscribe {
@@ -167,7 +136,7 @@ func (cp *chunkParser) addMItem(ms *ast.Milestone, it *gMItem) {
 	if it.Body != nil {
 		ms.Outcomes = append(ms.Outcomes, &ast.Outcome{Range: cp.rng(it.Pos, it.EndPos), Name: cp.name(it.Name), Body: cp.convBlock(it.Body)})
 	} else {
-		ms.Settings = append(ms.Settings, &ast.Setting{Range: cp.rng(it.Pos, it.EndPos), Name: cp.name(it.Name), Value: cp.convExpr(it.Value)})
+		ms.Settings = append(ms.Settings, &ast.Setting{Range: cp.rng(it.Pos, it.EndPos), Name: cp.name(it.Name), Value: cp.expr(it.Value)})
 	}
 }
 
@@ -201,7 +170,7 @@ func (cp *chunkParser) convStmt(g *gStmt) ast.Stmt {
 	case g.Default != nil:
 		return &ast.Default{Range: r, Body: cp.convBlock(g.Default)}
 	case g.Expr != nil:
-		x := cp.convPostfix(g.Expr)
+		x := cp.postfix(g.Expr)
 		if x == nil {
 			return nil
 		}
@@ -228,159 +197,30 @@ func (cp *chunkParser) convStmt(g *gStmt) ast.Stmt {
 	return nil
 }
 
-// precedence of the binary operators of §3.
-func precedence(op string) int {
-	switch op {
-	case "||":
-		return 1
-	case "&&":
-		return 2
-	}
-	return 3 // comparisons
-}
-
-func (cp *chunkParser) convExpr(g *gExpr) ast.Expr {
+// expr reports what the expression parser noticed without stopping and
+// returns the expression (nil when absent or failed).
+func (cp *chunkParser) expr(g *expr) ast.Expr {
 	if g == nil {
 		return nil
 	}
-	left := cp.convUnary(g.Left)
-	if left == nil {
-		return nil
-	}
-	ops := make([]string, 0, len(g.Rest))
-	operands := []ast.Expr{left}
-	for _, b := range g.Rest {
-		if b == nil {
-			return nil
-		}
-		y := cp.convUnary(b.Right)
-		if y == nil {
-			return nil
-		}
-		ops = append(ops, b.Op)
-		operands = append(operands, y)
-	}
-	// Precedence climbing over the flat list.
-	k := 0
-	var climb func(min int) ast.Expr
-	climb = func(min int) ast.Expr {
-		x := operands[k]
-		for k < len(ops) && precedence(ops[k]) >= min {
-			op := ops[k]
-			p := precedence(op)
-			k++
-			next := p + 1 // left associative; comparisons do not chain
-			y := climb(next)
-			if p == 3 && k < len(ops) && precedence(ops[k]) == 3 {
-				cp.syntax(y.Rng(), "comparisons do not chain: `a "+op+" b "+ops[k]+" c` needs `&&`, as in `a "+op+" b && b "+ops[k]+" c`")
-			}
-			x = &ast.Binary{Range: diag.Range{Start: x.Rng().Start, End: y.Rng().End}, Op: op, X: x, Y: y}
-		}
-		return x
-	}
-	return climb(1)
+	cp.soft(g.Soft)
+	return g.X
 }
 
-func (cp *chunkParser) convUnary(g *gUnary) ast.Expr {
+func (cp *chunkParser) postfix(g *postfix) ast.Expr {
 	if g == nil {
 		return nil
 	}
-	x := cp.convPostfix(g.Postfix)
-	if x == nil || len(g.Ops) == 0 {
-		return x
-	}
-	// The operators are the tokens from g.Pos on, one each.
-	_, first := cp.tokAt(g.Pos)
-	for i := len(g.Ops) - 1; i >= 0; i-- {
-		x = &ast.Unary{Range: diag.Range{Start: cp.startOf(first + i), End: x.Rng().End}, Op: g.Ops[i], X: x}
-	}
-	return x
+	cp.soft(g.Soft)
+	return g.X
 }
 
-func (cp *chunkParser) convPostfix(g *gPostfix) ast.Expr {
-	if g == nil {
-		return nil
-	}
-	x := cp.convPrimary(g.Primary)
-	if x == nil {
-		return nil
-	}
-	for _, s := range g.Suffixes {
-		switch {
-		case s == nil:
-			return nil
-		case s.Sel != nil:
-			sel := cp.name(s.Sel)
-			if sel == nil {
-				return nil
-			}
-			x = &ast.Selector{Range: diag.Range{Start: x.Rng().Start, End: sel.Range.End}, X: x, Sel: sel}
-		case s.Args != nil:
-			call := &ast.Call{Range: diag.Range{Start: x.Rng().Start, End: cp.rng(s.Args.Pos, s.Args.EndPos).End}, Fun: x, Lparen: cp.at(s.Args.Pos)}
-			for _, a := range s.Args.List {
-				arg := cp.convArg(a)
-				if arg == nil {
-					return nil
-				}
-				call.Args = append(call.Args, arg)
-			}
-			x = call
-		default:
-			return nil
+func (cp *chunkParser) soft(es []softError) {
+	for _, e := range es {
+		msg := e.Msg
+		if e.Quote {
+			msg += "`" + ast.Compact(cp.file.Text(e.Range)) + "`"
 		}
+		cp.syntax(e.Range, msg)
 	}
-	return x
-}
-
-func (cp *chunkParser) convArg(g *gArg) *ast.Arg {
-	if g == nil {
-		return nil
-	}
-	first := cp.convExpr(g.First)
-	if first == nil {
-		return nil
-	}
-	if g.Value == nil {
-		return &ast.Arg{Range: first.Rng(), Value: first}
-	}
-	v := cp.convExpr(g.Value)
-	if v == nil {
-		return nil
-	}
-	n, ok := first.(*ast.Name)
-	if !ok {
-		cp.syntax(first.Rng(), "an argument label must be a plain name, as in `retry: …`; found `"+ast.Compact(cp.file.Text(first.Rng()))+"`")
-		return &ast.Arg{Range: v.Rng(), Value: v}
-	}
-	return &ast.Arg{Range: diag.Range{Start: first.Rng().Start, End: v.Rng().End}, Label: &ast.Ident{Range: n.Range, Name: n.Name}, Value: v}
-}
-
-func (cp *chunkParser) convPrimary(g *gPrimary) ast.Expr {
-	if g == nil {
-		return nil
-	}
-	tok, k := cp.tokAt(g.Pos)
-	r := cp.tokRange(k)
-	switch {
-	case g.Int != nil:
-		v, _ := strconv.ParseInt(*g.Int, 10, 64)
-		return &ast.IntLit{Range: r, Text: *g.Int, Value: v, Bad: tok.Bad}
-	case g.Decimal != nil:
-		return &ast.DecimalLit{Range: r, Text: *g.Decimal, Bad: tok.Bad}
-	case g.String != nil:
-		return &ast.StringLit{Range: r, Value: lexer.Unquote(*g.String), Bad: tok.Bad}
-	case g.True:
-		return &ast.BoolLit{Range: r, Value: true}
-	case g.False:
-		return &ast.BoolLit{Range: r, Value: false}
-	case g.Name != nil:
-		return &ast.Name{Range: r, Name: *g.Name}
-	case g.Paren != nil:
-		x := cp.convExpr(g.Paren)
-		if x == nil {
-			return nil
-		}
-		return &ast.Paren{Range: cp.rng(g.Pos, g.EndPos), X: x}
-	}
-	return nil
 }

@@ -6,13 +6,14 @@ import (
 	"github.com/alecthomas/participle/v2"
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/lexer"
 )
 
-// The participle grammar of LANGUAGE.md §3. It is LL(1): with UseLookahead(0) a branch commits once it has matched
+// The participle grammar of the language (docs/language.md, "Grammar"). It is LL(1): with UseLookahead(0) a branch commits once it has matched
 // its first token, as a hand-written recursive-descent parser would, so
 // an error is reported at the exact token where the input stops matching.
-// Where §3 needs two tokens of lookahead (a setting `X = v;` and an outcome
+// Where the grammar needs two tokens of lookahead (a setting `X = v;` and an outcome
 // `X { … }` both start with a name; so do a case `X { … }` and a call; so do
 // an argument label `retry:` and an expression), the grammar takes the common
 // prefix once and the conversion to package ast sorts the shapes out.
@@ -21,45 +22,33 @@ import (
 // workflows and states are split by hand (chunk.go) so that every member parses
 // on its own: that is the error recovery, and what lets chunks parse in parallel.
 
-type gName struct {
-	Pos   plexer.Position
-	Value string `parser:"@Ident"`
+// name is an identifier, read by hand (a participle Parseable leaf) straight
+// into an ast.Ident: names are the commonest node, and a struct with a
+// capture and a position per name is most of participle's cost for them.
+type name ast.Ident
+
+// Parse implements participle.Parseable.
+func (n *name) Parse(lex *plexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != lexer.TokenType(lexer.Ident) {
+		return participle.NextMatch
+	}
+	*n = name(*ident(*lex.Next()))
+	return nil
 }
 
 type gEnum struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Name    *gName      `parser:"'enum' @@ '{'"`
-	Members []*gEnumMem `parser:"( @@ ( ',' @@? )* )? '}'"`
-}
-
-// gEnumMem is a member; Comma marks a trailing `,` before `}`.
-type gEnumMem struct {
-	Name *gName `parser:"@@"`
-}
-
-type gAttrList struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Attrs  []*gAttr `parser:"'[' @@ ( ',' @@ )* ']'"`
-}
-
-type gAttr struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Name   *gName     `parser:"@@"`
-	Args   *gAttrArgs `parser:"@@?"`
-}
-
-type gAttrArgs struct {
-	List []*gExpr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+	Name    *name   `parser:"'enum' @@ '{'"`
+	Members []*name `parser:"( @@ ( ',' @@? )* )? '}'"`
 }
 
 type gEntity struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Attrs   []*gAttrList     `parser:"@@*"`
-	Name    *gName           `parser:"'entity' @@ '{'"`
+	Attrs   []*attrList      `parser:"@@*"`
+	Name    *name            `parser:"'entity' @@ '{'"`
 	Members []*gEntityMember `parser:"@@* '}'"`
 }
 
@@ -77,37 +66,17 @@ type gSecurity struct {
 type gRule struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Kind   string   `parser:"@('allow' | 'deny')"`
-	Ops    []*gName `parser:"@@ ( ',' @@ )*"`
-	When   *gExpr   `parser:"( 'when' @@ )? ';'"`
+	Kind   string  `parser:"@('allow' | 'deny')"`
+	Ops    []*name `parser:"@@ ( ',' @@ )*"`
+	When   *expr   `parser:"( 'when' @@ )? ';'"`
 }
 
 type gField struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Attrs  []*gAttrList `parser:"@@*"`
-	Type   *gType       `parser:"@@"`
-	Name   *gName       `parser:"@@ ';'"`
-}
-
-type gType struct {
-	Pos      plexer.Position
-	EndPos   plexer.Position
-	Name     *gName `parser:"@@"`
-	Optional bool   `parser:"@'?'?"`
-}
-
-type gParams struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	List   []*gParam `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
-}
-
-type gParam struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Type   *gType `parser:"@@"`
-	Name   *gName `parser:"@@"`
+	Attrs  []*attrList `parser:"@@*"`
+	Type   *typeRef    `parser:"@@"`
+	Name   *name       `parser:"@@ ';'"`
 }
 
 // gMember is a workflow member other than a state (states are split by hand).
@@ -119,15 +88,15 @@ type gMember struct {
 type gEvent struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName   `parser:"'event' @@"`
-	Params *gParams `parser:"@@ ';'"`
+	Name   *name   `parser:"'event' @@"`
+	Params *params `parser:"@@ ';'"`
 }
 
 type gSetting struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName `parser:"@@ '='"`
-	Value  *gExpr `parser:"@@ ';'"`
+	Name   *name `parser:"@@ '='"`
+	Value  *expr `parser:"@@ ';'"`
 }
 
 // gStateItem is one item of a state body.
@@ -140,9 +109,9 @@ type gStateItem struct {
 type gSubscribe struct {
 	Pos        plexer.Position
 	EndPos     plexer.Position
-	Event      *gName        `parser:"'subscribe' @@"`
-	Params     *gParams      `parser:"@@"`
-	Alias      *gName        `parser:"( 'as' @@ )?"`
+	Event      *name         `parser:"'subscribe' @@"`
+	Params     *params       `parser:"@@"`
+	Alias      *name         `parser:"( 'as' @@ )?"`
 	Semi       bool          `parser:"( @';'"`
 	Milestones []*gMilestone `parser:"| '{' @@* '}' )"`
 }
@@ -150,7 +119,7 @@ type gSubscribe struct {
 type gMilestone struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Kind   *gName    `parser:"@@ '{'"`
+	Kind   *name     `parser:"@@ '{'"`
 	Items  []*gMItem `parser:"@@* '}'"`
 }
 
@@ -158,17 +127,17 @@ type gMilestone struct {
 type gMItem struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName  `parser:"@@"`
-	Value  *gExpr  `parser:"( '=' @@ ';'"`
+	Name   *name   `parser:"@@"`
+	Value  *expr   `parser:"( '=' @@ ';'"`
 	Body   *gBlock `parser:"| @@ )"`
 }
 
 type gHandler struct {
 	Pos    plexer.Position
 	EndPos plexer.Position
-	Name   *gName   `parser:"'on' @@"`
-	Params *gParams `parser:"@@?"`
-	Body   *gBlock  `parser:"@@"`
+	Name   *name   `parser:"'on' @@"`
+	Params *params `parser:"@@?"`
+	Body   *gBlock `parser:"@@"`
 }
 
 type gBlock struct {
@@ -182,76 +151,11 @@ type gBlock struct {
 type gStmt struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Goto    *gName    `parser:"  'goto' @@ ';'"`
-	Default *gBlock   `parser:"| 'default' @@"`
-	Expr    *gPostfix `parser:"| @@"`
-	Semi    bool      `parser:"  ( @';'"`
-	Body    *gBlock   `parser:"  | @@ )"`
-}
-
-// gExpr is an operand and a flat list of binary operators with their right
-// operands; conversion applies the precedence of §3 (`||` < `&&` <
-// comparisons, which do not chain). Flat, an expression costs participle two
-// levels of structs instead of four.
-type gExpr struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Left   *gUnary    `parser:"@@"`
-	Rest   []*gBinary `parser:"@@*"`
-}
-
-type gBinary struct {
-	Pos   plexer.Position
-	Op    string  `parser:"@('||' | '&&' | '==' | '!=' | '<=' | '>=' | '<' | '>')"`
-	Right *gUnary `parser:"@@"`
-}
-
-// gUnary is prefix operators (`!`, `-`, any number) before a postfix expression.
-type gUnary struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
-	Ops     []string  `parser:"@('!' | '-')*"`
-	Postfix *gPostfix `parser:"@@"`
-}
-
-type gPostfix struct {
-	Pos      plexer.Position
-	EndPos   plexer.Position
-	Primary  *gPrimary  `parser:"@@"`
-	Suffixes []*gSuffix `parser:"@@*"`
-}
-
-type gSuffix struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Sel    *gName `parser:"  '.' @@"`
-	Args   *gArgs `parser:"| @@"`
-}
-
-type gArgs struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	List   []*gArg `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
-}
-
-// gArg is `Expr` or `Label: Expr` (then First is the label).
-type gArg struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	First  *gExpr `parser:"@@"`
-	Value  *gExpr `parser:"( ':' @@ )?"`
-}
-
-type gPrimary struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
-	Int     *string `parser:"  @Int"`
-	Decimal *string `parser:"| @Decimal"`
-	String  *string `parser:"| @String"`
-	True    bool    `parser:"| @'true'"`
-	False   bool    `parser:"| @'false'"`
-	Name    *string `parser:"| @Ident"`
-	Paren   *gExpr  `parser:"| '(' @@ ')'"`
+	Goto    *name    `parser:"  'goto' @@ ';'"`
+	Default *gBlock  `parser:"| 'default' @@"`
+	Expr    *postfix `parser:"| @@"`
+	Semi    bool     `parser:"  ( @';'"`
+	Body    *gBlock  `parser:"  | @@ )"`
 }
 
 // parsers holds one participle parser per kind of chunk. They are built
@@ -262,7 +166,6 @@ type parsers struct {
 	member    *participle.Parser[gMember]
 	stateItem *participle.Parser[gStateItem]
 	stmt      *participle.Parser[gStmt]
-	params    *participle.Parser[gParams]
 	attrs     *participle.Parser[gAttrLists]
 	entMember *participle.Parser[gEntityMember]
 	rule      *participle.Parser[gRule]
@@ -272,7 +175,7 @@ type parsers struct {
 
 // gAttrLists is the attribute lists before `entity`, for recovery.
 type gAttrLists struct {
-	Lists []*gAttrList `parser:"@@*"`
+	Lists []*attrList `parser:"@@*"`
 }
 
 var getParsers = sync.OnceValue(func() *parsers {
@@ -283,7 +186,6 @@ var getParsers = sync.OnceValue(func() *parsers {
 		member:    participle.MustBuild[gMember](opts...),
 		stateItem: participle.MustBuild[gStateItem](opts...),
 		stmt:      participle.MustBuild[gStmt](opts...),
-		params:    participle.MustBuild[gParams](opts...),
 		attrs:     participle.MustBuild[gAttrLists](opts...),
 		entMember: participle.MustBuild[gEntityMember](opts...),
 		rule:      participle.MustBuild[gRule](opts...),

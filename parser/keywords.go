@@ -142,8 +142,10 @@ func (fp *fileParser) guessKeyword(i int, ctx context) {
 	word := fp.text(i)
 	best, bestDist := "", 3
 	for _, k := range keywordsIn[ctx] {
-		d := keywordDistance(word, k.word)
-		if d < bestDist && k.fits(fp, i+1) {
+		if !k.fits(fp, i+1) {
+			continue
+		}
+		if d := keywordDistance(word, k.word); d < bestDist {
 			best, bestDist = k.word, d
 		}
 	}
@@ -170,16 +172,16 @@ func (fp *fileParser) guessKeyword(i int, ctx context) {
 // enough to be that keyword misspelled: one edit for keywords of up to four
 // letters, two for longer ones.
 func keywordDistance(word, kw string) int {
-	w := strings.ToLower(word)
-	if w == kw {
-		return 0
-	}
 	limit := 2
 	if len(kw) <= 4 {
 		limit = 1
 	}
-	if d := len(w) - len(kw); d > limit || -d > limit {
+	if d := len(word) - len(kw); d > limit || -d > limit || len(word) > maxWord {
 		return 3
+	}
+	w := strings.ToLower(word)
+	if w == kw {
+		return 0
 	}
 	if d := editDistance(w, kw); d <= limit {
 		return d
@@ -188,12 +190,11 @@ func keywordDistance(word, kw string) int {
 }
 
 // editDistance is the optimal string alignment distance of two short ASCII
-// strings (a keyword and a name of similar length).
+// strings (a keyword and a name of similar length, at most maxWord bytes).
 func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
+	var rows [3][maxWord + 1]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
@@ -212,3 +213,6 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// maxWord bounds the words compared: the longest keyword and two more.
+const maxWord = len("subscribe") + 2

@@ -7,15 +7,16 @@ import (
 	"github.com/wfc-lang/wfc/lexer"
 )
 
-// participle describes what it expected as grammar text ( `"}"`, `<ident>`,
-// or a whole production). expectation rewrites that into the language's
-// words, using the token before the error for context:
-// "expected `,` or `}` after enum member `Small`, found `Large`".
+// Errors found by participle itself (not by the hand-read leaves, whose
+// errors carry their expectation) say what was expected as grammar text
+// (`"}"`, `<ident>`, or a whole production). expectation puts that into
+// the language's words, from the production the piece is (what) and the
+// token before the error: "expected `,` or `}` after enum member `Small`,
+// found `Large`".
 
 var quoted = regexp.MustCompile(`"([^"]+)"`)
 
 func (cp *chunkParser) expectation(i int, s span, expect, what string) (want, after string) {
-	found := cp.describe(i)
 	prev := i - 1
 	if prev < s.lo {
 		if what == "security rule" {
@@ -23,54 +24,48 @@ func (cp *chunkParser) expectation(i int, s span, expect, what string) (want, af
 		}
 		return genericWant(what), ""
 	}
-	pt := struct{ Kind lexer.Kind }{cp.kind(prev)}
 	ptext := cp.word(prev)
 	after = "`" + ptext + "`"
 	want = translateExpect(expect)
-	// pp is the token before prev, for telling a type from a name.
-	pp := ""
-	if prev-1 >= s.lo {
-		pp = cp.text(prev - 1)
-	}
-	atFirst := prev == s.lo // prev is the chunk's first token
-
+	isName := cp.kind(prev) == lexer.Ident
+	atFirst := prev == s.lo // prev is the piece's first token
 	// Context the grammar alone cannot phrase well, most specific first.
 	switch {
-	case pt.Kind == lexer.Keyword && keywordWants[ptext] != "":
+	case cp.kind(prev) == lexer.Keyword && keywordWants[ptext] != "":
 		want = keywordWants[ptext]
-	case what == "enum" && pt.Kind == lexer.Ident && prev == s.lo+1:
-		want = "`{`"
-		after = "`enum " + ptext + "`"
-	case what == "enum" && pt.Kind == lexer.Ident:
-		want = "`,` or `}`"
-		after = "enum member `" + ptext + "`"
-	case what == "enum" && (ptext == "," || ptext == "{"):
-		want = "an enum member name or `}`"
-	case (what == "setting" || what == "workflow member" || what == "state item" || what == "milestone item") && atFirst && pt.Kind == lexer.Ident:
+	case what == "enum":
+		return cp.enumExpectation(prev, s, want, after)
+	case what == "milestone item" && atFirst && isName:
+		want = "`=` (a setting) or `{` (an outcome block)"
+	case (what == "setting" || what == "workflow member" || what == "state item") && atFirst && isName:
 		want = "`=` (a setting is `Name = value;`)"
-		if what == "milestone item" {
-			want = "`=` (a setting) or `{` (an outcome block)"
-		}
-	case what == "milestone" && atFirst && pt.Kind == lexer.Ident:
+	case what == "milestone" && atFirst && isName:
 		want = "`{`"
-	case what == "entity" && atFirst && pt.Kind == lexer.Ident || pt.Kind == lexer.Ident && (pp == "(" || pp == ",") && (found == "`)`" || found == "`,`"):
-		// `string;` in an entity, `Ev(int)` in a parameter list: a type without its name.
-		want = "a name"
-		after = "the type `" + ptext + "`"
-	case ptext == "(" && (what == "event" || what == "subscription" || what == "handler") && want == "`)`":
-		want = "a parameter (`Type name`) or `)`"
-	case want == "`]`" && (pt.Kind == lexer.Ident || ptext == ")"):
-		want = "`,` or `]`"
-	case want == "`)`" && (pt.Kind == lexer.Ident || pt.Kind == lexer.Int || pt.Kind == lexer.Decimal || pt.Kind == lexer.String || ptext == ")" || ptext == "true" || ptext == "false"):
-		// After an argument or a parameter, a list goes on with `,`.
-		want = "`,` or `)`"
+	case what == "entity" && atFirst && isName:
+		// `string;` in an entity: a type without its name.
+		want, after = "a name", "the type `"+ptext+"`"
 	case what == "statement" && ptext == ")" && want == "":
 		want = "`;` (or `{ … }` for a durable step)"
-	case (ptext == "=" || ptext == ":" || ptext == "&&" || ptext == "||" || ptext == "!" || ptext == "==" || ptext == "!=" ||
-		ptext == "<" || ptext == "<=" || ptext == ">" || ptext == ">=") && want == "":
+	case ptext == "=" && want == "":
 		want = "a value"
 	case want == "":
 		want = genericWant(what)
+	}
+	return want, after
+}
+
+// enumExpectation is expectation inside `enum Name { A, B }`.
+func (cp *chunkParser) enumExpectation(prev int, s span, want, after string) (string, string) {
+	ptext := cp.word(prev)
+	switch {
+	case cp.kind(prev) == lexer.Ident && prev == s.lo+1:
+		return "`{`", "`enum " + ptext + "`"
+	case cp.kind(prev) == lexer.Ident:
+		return "`,` or `}`", "enum member `" + ptext + "`"
+	case ptext == "," || ptext == "{":
+		return "an enum member name or `}`", after
+	case want == "":
+		return genericWant("enum"), after
 	}
 	return want, after
 }

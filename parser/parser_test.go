@@ -24,7 +24,7 @@ func showRange(f *ast.File, r diag.Range) string {
 }
 
 func TestExampleParses(t *testing.T) {
-	b, err := os.ReadFile("../testdata/examples/jobflow.wf")
+	b, err := os.ReadFile("../testdata/examples/jobflow/jobflow.wf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestChunksStopAtReservedWords(t *testing.T) {
 }
 
 func TestParallelMatchesSequential(t *testing.T) {
-	b, _ := os.ReadFile("../testdata/examples/jobflow.wf")
+	b, _ := os.ReadFile("../testdata/examples/jobflow/jobflow.wf")
 	var files []Source
 	for i := 0; i < 20; i++ {
 		files = append(files, Source{Name: fmt.Sprintf("f%d.wf", i), Src: string(b) + "\nenum Broken" + fmt.Sprint(i) + " { A B }\n"})

@@ -1,148 +1,283 @@
 package parser
 
 import (
-	"github.com/wfc-lang/wfc/diag"
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/lexer"
 )
 
-// Messages for the two mistakes whose place is not where participle stops:
-// a missing `;` (reported right after the token that needs it) and a bracket
-// left open (reported with the opening bracket as related location).
+// The second tier of recovery: a container that failed to parse whole (an
+// entity, a handler, a subscription, a milestone) is split into its pieces
+// and each is parsed on its own, so every independent mistake is reported
+// and what parsed still counts. A piece that fails leaves what it names.
 
-// missingSemicolon reports a `;` missing before token i, right after token
-// i-1, with a fix that inserts it. The fix is machine-applicable when token
-// i plainly starts something new: it is on a later line, or it is `}` or a
-// keyword.
-func (cp *chunkParser) missingSemicolon(i int, msg string) {
-	at := cp.endOf(i - 1)
-	r := diag.Range{Start: at, End: at}
-	if !cp.reportable(r) {
-		return
+// salvageEntity re-parses `[attrs] entity Name { members }` piece by piece:
+// the attributes, then each field or security block on its own, and a
+// security block's rules one by one. It reports what each piece gets wrong.
+func (cp *chunkParser) salvageEntity(s span, e *ast.Entity) bool {
+	k := s.lo
+	for k < s.hi && !cp.is(k, "entity") {
+		k++
 	}
-	sure := cp.toks[i].Kind == lexer.EOF || cp.toks[i].Line > cp.toks[i-1].Line ||
-		cp.isPunct(i, "}") || cp.kind(i) == lexer.Keyword
-	d := cp.diags.Errorf(cp.file.Name, r, "WF001", msg+", found "+cp.describe(i))
-	d.Fixes = []diag.Fix{{Title: "insert `;`", MachineApplicable: sure,
-		Edits: []diag.Edit{{File: cp.file.Name, Range: r, NewText: ";"}}}}
-}
-
-// reportUnclosed reports the innermost bracket still open at token i when
-// the piece s ended inside it (or, for a parenthesis, reached a token that
-// cannot stand inside one): the message names what is open, and the
-// opening bracket is the related location.
-func (cp *chunkParser) reportUnclosed(i int, s span, want string) bool {
-	open, ok := cp.openAt(s.lo, i)
-	if !ok {
+	if k+2 >= s.hi || e.Name == nil || !cp.is(k+2, "{") {
 		return false
 	}
-	switch open.c {
-	case '{':
-		if i < s.hi {
-			return false
-		}
-	case '(':
-		if want != "`,` or `)`" || i < s.hi && !cp.isPunct(i, ";") && !cp.isPunct(i, "{") && !cp.isPunct(i, "}") {
-			return false
-		}
-	default:
+	closeB := cp.matching(k+2, s.hi)
+	if closeB < 0 {
 		return false
 	}
-	closer := map[byte]string{'{': "}", '(': ")"}[open.c]
-	owner := cp.owner(open)
-	cp.unclosed(open, "expected `"+closer+"` to close "+owner+", found "+cp.describe(i), cp.errRange(i), owner)
+	p := getParsers()
+	if k > s.lo {
+		as := span{s.lo, k}
+		if g, err := p.attrs.ParseFromLexer(cp.stream(as)); err != nil {
+			cp.reportParse(err, as, "attribute list")
+		} else {
+			e.Attrs = cp.convAttrs(g.Lists)
+		}
+	}
+	for _, m := range cp.splitMembers(k+3, closeB, func(w string) bool { return w == "security" }) {
+		cp.salvageEntityMember(e, m)
+	}
+	if closeB+1 < s.hi {
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the end of entity `"+e.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)")
+	}
 	return true
 }
 
-// unclosed reports msg at r with the opening bracket as related location.
-func (cp *chunkParser) unclosed(open openBracket, msg string, r diag.Range, owner string) {
-	if !cp.reportable(r) {
+// salvageEntityMember parses one field or security block of an entity
+// that failed to parse whole; a security block that fails too is parsed
+// rule by rule.
+func (cp *chunkParser) salvageEntityMember(e *ast.Entity, m span) {
+	if !cp.checkNesting(m) {
 		return
 	}
-	d := cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
-	label := "this `" + string(open.c) + "` is never closed"
-	if open.c == '{' {
-		label = "this `{` of " + owner + " is never closed"
+	p := getParsers()
+	g, err := p.entMember.ParseFromLexer(cp.stream(m))
+	if err == nil {
+		cp.convEntity(&gEntity{Members: []*gEntityMember{g}}, e)
+		return
 	}
-	d.Related = []diag.Related{{File: cp.file.Name, Range: cp.tokRange(open.tok), Message: label}}
+	end := -1
+	if cp.is(m.lo, "security") && m.lo+1 < m.hi && cp.is(m.lo+1, "{") {
+		end = cp.matching(m.lo+1, m.hi)
+	}
+	if end <= 0 {
+		cp.reportParse(err, m, "entity")
+		return
+	}
+	sec := &gSecurity{Pos: plexerPos(cp.toks[m.lo], cp.file.Name), EndPos: plexerPos(cp.toks[end+1], cp.file.Name)}
+	for _, r := range cp.splitMembers(m.lo+2, end, nil) {
+		gr, err := p.rule.ParseFromLexer(cp.stream(r))
+		if err != nil {
+			cp.reportParse(err, r, "security rule")
+			continue
+		}
+		sec.Rules = append(sec.Rules, gr)
+	}
+	cp.convEntity(&gEntity{Members: []*gEntityMember{{Security: sec}}}, e)
+	if end+1 < m.hi {
+		cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after the security block: expected a field (`Type Name;`), `security { … }` or `}`")
+	}
 }
 
-// owner names what the bracket at open belongs to, from the tokens before
-// it: "entity `Job`", "state `Draft`", "the parameters of event `Go`".
-func (cp *chunkParser) owner(open openBracket) string {
-	i := open.tok
-	if open.c == '[' {
-		return "the attribute list"
+// plexerPos is the participle position of token t.
+func plexerPos(t lexer.Token, file string) plexer.Position {
+	return plexer.Position{Filename: file, Offset: int(t.Off), Line: int(t.Line), Column: int(t.Col)}
+}
+
+// salvageMember still declares an event whose declaration failed to parse,
+// so uses of it do not cascade.
+func (cp *chunkParser) salvageMember(w *ast.Workflow, m span) {
+	if cp.is(m.lo, "event") {
+		if id := cp.ident(m.lo + 1); id != nil {
+			w.Events = append(w.Events, &ast.Event{Range: cp.spanRange(m.lo, m.hi), Name: id, Bad: true})
+		}
+	} else if id := cp.ident(m.lo); id != nil {
+		// `Initial A;`: still a setting named Initial, so no WF108 follows.
+		w.Settings = append(w.Settings, &ast.Setting{Range: cp.spanRange(m.lo, m.hi), Name: id})
 	}
-	if open.c == '(' {
-		return cp.parenOwner(i)
+}
+
+// salvageHandler re-parses `on Name[(params)] { statements }` piece by
+// piece after the whole failed: the header, then each statement of the
+// body on its own. It returns nil when the shape is too broken to split
+// (then the caller reports the original error).
+func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
+	name := cp.ident(it.lo + 1)
+	if name == nil {
+		return nil
 	}
-	if i > 0 && cp.isPunct(i-1, ")") {
-		if p := cp.matchingBack(i - 1); p > 0 {
-			return cp.headOwner(p-1, "the durable step")
+	h := &ast.Handler{Range: cp.spanRange(it.lo, it.hi), Name: name, Bad: true}
+	open := it.lo + 2
+	if open < it.hi && cp.is(open, "(") {
+		closeP := cp.matching(open, it.hi)
+		if closeP < 0 {
+			return nil
+		}
+		ps := span{open, closeP + 1}
+		if g, err := cp.parseParams(ps); err != nil {
+			cp.reportParse(err, ps, "handler")
+		} else {
+			h.Params = g
+		}
+		open = closeP + 1
+	}
+	if open >= it.hi || !cp.is(open, "{") {
+		return nil
+	}
+	closeB := cp.matching(open, it.hi)
+	if closeB < 0 {
+		return nil
+	}
+	body := &ast.Block{Range: cp.spanRange(open, closeB+1), Bad: true}
+	h.Body = body
+	for _, s := range cp.splitStatements(open+1, closeB) {
+		if !cp.checkNesting(s) {
+			continue
+		}
+		g, err := getParsers().stmt.ParseFromLexer(cp.stream(s))
+		if err != nil {
+			cp.reportParse(err, s, "statement")
+			continue
+		}
+		if st := cp.convStmt(g); st != nil {
+			body.Stmts = append(body.Stmts, st)
 		}
 	}
-	if i > 0 && cp.kind(i-1) == lexer.Keyword {
-		return "`" + cp.word(i-1) + "`"
+	if closeB+1 < it.hi {
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the body of `on "+name.Name+"`: expected a state item (`subscribe …`, `on …`) or `}`")
 	}
-	if i > 0 && cp.kind(i-1) == lexer.Ident {
-		return cp.headOwner(i-1, "`"+cp.text(i-1)+"`")
-	}
-	return "this block"
+	return h
 }
 
-// headOwner names the piece whose name is token n: `state X`, `on X`…;
-// other when no keyword precedes it.
-func (cp *chunkParser) headOwner(n int, other string) string {
-	if n < 1 || cp.kind(n) != lexer.Ident {
-		return other
+// salvageSubscribe re-parses `subscribe E(params) [as A] { milestones }`
+// piece by piece: the parameters, then each milestone, and a broken
+// milestone's settings and outcomes one by one. It returns nil when the
+// shape is too broken to split.
+func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
+	ev := cp.ident(it.lo + 1)
+	if ev == nil || it.lo+2 >= it.hi || !cp.is(it.lo+2, "(") {
+		return nil
 	}
-	name := "`" + cp.text(n) + "`"
-	kw := cp.keywordAt(n - 1)
-	if n >= 2 && cp.text(n-1) == "error" && cp.is(n-2, "terminal") {
-		kw = "terminal"
+	closeP := cp.matching(it.lo+2, it.hi)
+	if closeP < 0 {
+		return nil
 	}
-	switch kw {
-	case "enum", "entity", "workflow", "event":
-		return kw + " " + name
-	case "state", "terminal":
-		return "state " + name
-	case "on":
-		return "handler `on " + cp.text(n) + "`"
-	case "subscribe":
-		return "the subscription to " + name
-	case "as":
-		return "the subscription " + name
+	sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
+	ps := span{it.lo + 2, closeP + 1}
+	if g, err := cp.parseParams(ps); err != nil {
+		cp.reportParse(err, ps, "subscription")
+	} else {
+		sub.Params = g
 	}
-	return other
+	open := closeP + 1
+	if open+1 < it.hi && cp.is(open, "as") {
+		sub.Alias = cp.ident(open + 1)
+		if sub.Alias == nil {
+			return nil
+		}
+		open += 2
+	}
+	if open >= it.hi || !cp.is(open, "{") {
+		return nil
+	}
+	closeB := cp.matching(open, it.hi)
+	if closeB < 0 {
+		return nil
+	}
+	for _, m := range cp.splitMembers(open+1, closeB, nil) {
+		if ms := cp.salvageMilestone(m); ms != nil {
+			sub.Milestones = append(sub.Milestones, ms)
+		}
+	}
+	if closeB+1 < it.hi {
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the subscription: expected a state item (`subscribe …`, `on …`) or `}`")
+	}
+	return sub
 }
 
-// parenOwner names what the `(` at i opens.
-func (cp *chunkParser) parenOwner(i int) string {
-	h := cp.headOwner(i-1, "")
+// salvageStateItem splits a handler or a subscription that failed to parse
+// whole into its pieces (statements; parameters and milestones), so every
+// broken piece is reported and the others still count.
+func (cp *chunkParser) salvageStateItem(st *ast.State, it span) bool {
 	switch {
-	case h != "":
-		return "the parameters of " + h
-	case i > 0 && cp.kind(i-1) == lexer.Ident:
-		return "the arguments of `" + cp.text(i-1) + "`"
-	}
-	return "the parenthesis"
-}
-
-// matchingBack returns the index of the `(` matching the `)` at close, or -1.
-func (cp *chunkParser) matchingBack(close int) int {
-	depth := 0
-	for i := close; i >= 0; i-- {
-		switch cp.bracketAt(i) {
-		case ')':
-			depth++
-		case '(':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		case '{', '}':
-			return -1
+	case cp.is(it.lo, "on"):
+		if h := cp.salvageHandler(it); h != nil {
+			st.Bad = true
+			st.Handlers = append(st.Handlers, h)
+			return true
+		}
+	case cp.is(it.lo, "subscribe"):
+		if sub := cp.salvageSubscribe(it); sub != nil {
+			st.Bad = true
+			st.Subscribes = append(st.Subscribes, sub)
+			return true
 		}
 	}
-	return -1
+	return false
+}
+
+// declareStateItem adds what a state item that failed to parse still
+// names: the subscription (and its alias), the handler or the setting.
+func (cp *chunkParser) declareStateItem(st *ast.State, it span) {
+	switch {
+	case cp.is(it.lo, "subscribe"):
+		if ev := cp.ident(it.lo + 1); ev != nil {
+			sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
+			var open brackets
+			for k := it.lo; k < it.hi-1; k++ {
+				if open.depth() == 0 && cp.is(k, "as") {
+					sub.Alias = cp.ident(k + 1)
+					break
+				}
+				cp.track(&open, k)
+			}
+			st.Subscribes = append(st.Subscribes, sub)
+		}
+	case cp.is(it.lo, "on"):
+		if name := cp.ident(it.lo + 1); name != nil {
+			st.Handlers = append(st.Handlers, &ast.Handler{Range: cp.spanRange(it.lo, it.hi), Name: name, Bad: true})
+		}
+	default:
+		if id := cp.ident(it.lo); id != nil {
+			st.Settings = append(st.Settings, &ast.Setting{Range: cp.spanRange(it.lo, it.hi), Name: id})
+		}
+	}
+}
+
+// salvageMilestone parses one milestone of a subscription that failed to
+// parse whole; if the milestone fails too, its settings and outcomes are
+// parsed one by one.
+func (cp *chunkParser) salvageMilestone(m span) *ast.Milestone {
+	if !cp.checkNesting(m) {
+		return nil
+	}
+	p := getParsers()
+	g, err := p.milestone.ParseFromLexer(cp.stream(m))
+	if err == nil {
+		return cp.convMilestone(g)
+	}
+	kind := cp.ident(m.lo)
+	var end int
+	if kind != nil && m.lo+1 < m.hi && cp.is(m.lo+1, "{") {
+		end = cp.matching(m.lo+1, m.hi)
+	}
+	if kind == nil || end <= 0 {
+		cp.reportParse(err, m, "milestone")
+		return nil
+	}
+	ms := &ast.Milestone{Range: cp.spanRange(m.lo, end+1), Kind: kind, Bad: true}
+	for _, item := range cp.splitMembers(m.lo+2, end, nil) {
+		gi, err := p.mitem.ParseFromLexer(cp.stream(item))
+		if err != nil {
+			cp.reportParse(err, item, "milestone item")
+			continue
+		}
+		cp.addMItem(ms, gi)
+	}
+	if end+1 < m.hi {
+		cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after milestone `"+kind.Name+"`: expected another milestone or `}`")
+	}
+	return ms
 }

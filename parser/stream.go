@@ -27,8 +27,17 @@ func (s *tokenStream) Next() (plexer.Token, error) {
 	}
 	s.i++
 	k := fp.kind(i)
-	return plexer.Token{Type: lexer.TokenType(k), Value: fp.word(i), Pos: pos}, nil
+	typ := lexer.TokenType(k)
+	if t.Bad {
+		typ = badLiteral(k)
+	}
+	return plexer.Token{Type: typ, Value: fp.word(i), Pos: pos}, nil
 }
+
+// badLiteral is the token type of a literal of kind k already reported as
+// malformed: only the expression parser reads literals, and it marks the
+// node Bad so later stages stay quiet about it.
+func badLiteral(k lexer.Kind) plexer.TokenType { return plexer.TokenType(-20 - int(k)) }
 
 // stream builds participle's lexer over tokens of s.
 func (fp *fileParser) stream(s span) *plexer.PeekingLexer {

@@ -51,43 +51,69 @@ type Result struct {
 
 // Run parses, checks, lints and lowers files as one program.
 func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
-	r := &Result{Sources: make(diag.Sources, len(files))}
-	order := make([]string, 0, len(files))
-	for _, f := range files {
-		if _, ok := r.Sources[f.Name]; !ok {
-			order = append(order, f.Name)
-		}
-		r.Sources[f.Name] = f.Src
-	}
-	if r.Err = ctx.Err(); r.Err != nil {
-		return r
+	if err := ctx.Err(); err != nil {
+		return &Result{Sources: sourcesOf(files), Err: err}
 	}
 	prog, ds := parser.Parse(files, parser.Options{Workers: opt.Workers})
-	r.Program = prog
+	return RunParsed(ctx, files, prog, ds, opt)
+}
+
+// RunParsed is Run after parsing: prog and its syntax diagnostics come from
+// the caller (the language server keeps the files that did not change
+// parsed). files are the program's sources, in the order of prog.Files.
+func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, syntax []diag.Diagnostic, opt Options) *Result {
+	r := &Result{Sources: sourcesOf(files), Program: prog}
 	if r.Err = ctx.Err(); r.Err != nil {
 		return r
 	}
+	ds := append([]diag.Diagnostic(nil), syntax...)
 	r.Checked = check.Check(prog)
 	ds = append(ds, r.Checked.Diags...)
-	r.Schedules = codegen.Lower(r.Checked, opt.Lower)
-	ds = append(ds, codegen.LintSchedules(r.Schedules)...)
-	var ignores []diag.Ignore
-	for _, f := range prog.Files {
-		ignores = append(ignores, f.Ignores...)
-	}
-	ds = diag.Suppress(ds, ignores, isError)
-	if opt.Settings != nil {
-		ds = applySettings(ds, opt.Settings)
-	}
-	r.Diagnostics = diag.Sort(ds, order)
+	var lints []diag.Diagnostic
+	r.Schedules, lints = Lower(r.Checked, opt.Lower)
+	ds = append(ds, lints...)
+	r.Diagnostics = Finish(prog, r.Sources, ds, opt)
 	return r
 }
 
-// isError reports whether a code is catalogued as an error (or unknown, which
-// an ignore comment cannot silence either).
-func isError(code string) bool {
-	c, ok := diag.Lookup(code)
-	return !ok || c.Severity == diag.Error
+// Lower lowers a checked program's policy consumers into schedule tables
+// and lints them (WF310-WF316, read off the tables; a consumer that gets no
+// table of its own is lowered for its lints alone). A caller that checked
+// only part of a program (the language server, after an edit) lowers that
+// part here, so its lints are the ones Run reports.
+func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []diag.Diagnostic) {
+	schedules := codegen.Lower(checked, opt)
+	lints := codegen.LintSchedules(schedules)
+	lints = append(lints, codegen.LintSchedules(codegen.LowerLintOnly(checked))...)
+	return schedules, lints
+}
+
+// Finish turns a program's raw diagnostics (syntax, checker, lints) into
+// what Run reports: ignore comments applied (with WF317 for stale ones),
+// project settings applied, sorted by file in the order of prog.Files, then
+// position and code, duplicates removed. A caller that assembles the raw
+// diagnostics itself calls Finish last, so nothing differs from Run.
+func Finish(prog *ast.Program, sources diag.Sources, ds []diag.Diagnostic, opt Options) []diag.Diagnostic {
+	order := make([]string, 0, len(prog.Files))
+	var ignores []diag.Ignore
+	for _, f := range prog.Files {
+		order = append(order, f.Name)
+		ignores = append(ignores, f.Ignores...)
+	}
+	ds = diag.Suppress(ds, ignores, diag.SuppressOptions{Sources: sources, Scope: newScopes(prog).scope})
+	if opt.Settings != nil {
+		ds = applySettings(ds, opt.Settings)
+	}
+	return diag.Sort(ds, order)
+}
+
+// sourcesOf maps each file's name to its text.
+func sourcesOf(files []parser.Source) diag.Sources {
+	s := make(diag.Sources, len(files))
+	for _, f := range files {
+		s[f.Name] = f.Src
+	}
+	return s
 }
 
 // applySettings applies each file's settings to its diagnostics, asking for

@@ -1,5 +1,5 @@
 // Command wfc-gen writes a generated corpus (internal/corpus) for measuring
-// wfc: the example of LANGUAGE.md §1 repeated with renamed identifiers.
+// wfc: the example program repeated with renamed identifiers.
 //
 //	go run ./cmd/wfc-gen -lines 100000 -files 100 -out /tmp/corpus
 package main

@@ -22,6 +22,7 @@ type checkFlags struct {
 	stdinName string
 	fix       bool
 	diff      bool
+	settings  settingsFlags
 }
 
 func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -49,6 +50,7 @@ Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input) in diagnostics")
 	fl.BoolVar(&f.fix, "fix", false, "apply the fixes that need no human decision, in place, then report what remains")
 	fl.BoolVar(&f.diff, "diff", false, "with --fix: print the changes as a unified diff instead of writing them")
+	f.settings.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -65,8 +67,13 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	over, err := f.settings.parse()
+	if err != nil {
+		return err
+	}
 	l := load(args, stdin, f.stdinName, stderr)
-	limitMemory(l)
+	applySettings(l, over, stderr)
+	defer limitMemory(l)()
 	a := analyze(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	if f.fix {
@@ -82,11 +89,14 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	switch f.format {
 	case "json":
-		err = diag.WriteJSON(w, a.diags, len(l.order))
+		err = diag.WriteJSONNotes(w, a.diags, len(l.order), l.notes)
 	case "sarif":
-		err = diag.WriteSARIF(w, a.diags, l.bytes, diag.SARIFOptions{Version: version(), URI: artifactURI})
+		err = diag.WriteSARIF(w, a.diags, l.bytes, diag.SARIFOptions{Version: version(), URI: artifactURI, Notifications: l.notes})
 	case "github":
-		err = diag.WriteGitHub(w, a.diags)
+		err = diag.WriteGitHubNotes(w, l.notes)
+		if err == nil {
+			err = diag.WriteGitHub(w, a.diags)
+		}
 	default:
 		err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{Color: color})
 		if err == nil {
@@ -124,7 +134,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		for _, p := range plans {
 			if l.fromStdin && p.file == f.stdinName && !f.diff {
 				if round == 0 {
-					fmt.Fprintf(stderr, "wfc: not fixing %s: standard input cannot be fixed in place (use --diff)\n", p.file)
+					notef(stderr, "not fixing %s: standard input cannot be fixed in place (use --diff)", p.file)
 				}
 				continue
 			}
@@ -155,13 +165,12 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 			continue
 		}
 		if err := fsys.writeAtomic(p.file, p.new); err != nil {
-			fmt.Fprintf(stderr, "wfc: could not fix %s: %v; the file is unchanged\n", p.file, err)
-			l.failed = true
+			l.notify(stderr, p.file, fmt.Sprintf("could not fix %s: %v; the file is unchanged", p.file, err))
 			l.replace(p.file, p.old)
 			changed = true
 			continue
 		}
-		fmt.Fprintf(stderr, "wfc: fixed %s: %s\n", p.file, describeFix(p))
+		notef(stderr, "fixed %s: %s", p.file, describeFix(p))
 	}
 	if changed {
 		a = analyze(l)

@@ -97,45 +97,8 @@ func codesOf(ds []diag.Diagnostic) []string {
 	return out
 }
 
-// TestFixesFix applies every fix of every diagnostic in the golden cases,
-// one at a time, and checks the result no longer has that diagnostic: the
-// count of its code goes down and nothing new appears at the fixed place.
-func TestFixesFix(t *testing.T) {
-	n := 0
-	for _, path := range caseInputs(t) {
-		l := loadCase(t, path)
-		a := analyze(l)
-		for _, d := range a.diags {
-			for _, fix := range d.Fixes {
-				n++
-				name := fmt.Sprintf("%s/%s@%d/%s", filepath.Base(path), d.Code, d.Range.Start.Line, fix.Title)
-				t.Run(name, func(t *testing.T) {
-					src := l.bytes[d.File]
-					for _, e := range fix.Edits {
-						if e.File != d.File {
-							t.Fatalf("edit in another file %s", e.File)
-						}
-					}
-					out, err := diag.ApplyEdits(src, fix.Edits)
-					if err != nil {
-						t.Fatal(err)
-					}
-					after := analyzeSource(d.File, out)
-					before := count(a.diags, d.File, d.Code)
-					if got := count(after.diags, d.File, d.Code); got >= before {
-						t.Errorf("applying %q leaves %d %s (was %d):\n%s", fix.Title, got, d.Code, before, out)
-					}
-					if count(after.diags, d.File, "WF001") > count(a.diags, d.File, "WF001") {
-						t.Errorf("the fix produced a syntax error:\n%s", out)
-					}
-				})
-			}
-		}
-	}
-	if n < 5 {
-		t.Fatalf("only %d fixes found in the cases", n)
-	}
-}
+// TestFixesFix lives in check/pipeline: it applies every fix of every
+// golden case alone and re-checks the whole program.
 
 func count(ds []diag.Diagnostic, file, code string) int {
 	n := 0

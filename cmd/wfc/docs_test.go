@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -123,12 +124,57 @@ func TestNothingPointsOutside(t *testing.T) {
 			texts[f] = string(b)
 		}
 	}
+	// Doc comments are documentation too (test files may cite their sources).
+	err := filepath.WalkDir("../..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		texts[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(texts) < 60 {
 		t.Fatalf("only %d texts scanned", len(texts))
 	}
 	for name, s := range texts {
 		if m := outsideRefs.FindString(s); m != "" {
 			t.Errorf("%s refers to %q, which is not in the repository", name, m)
+		}
+	}
+}
+
+// TestDecisionsInReference: every decision the README lists is also in the
+// language reference, which is the complete list (a README bullet's bold
+// lead, such as "**Nesting limit.**", must appear in docs/language.md's
+// Decisions).
+func TestDecisionsInReference(t *testing.T) {
+	section := func(file string) string {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		i := strings.Index(s, "\n## Decisions\n")
+		if i < 0 {
+			t.Fatalf("%s has no Decisions section", file)
+		}
+		s = s[i+1:]
+		if j := strings.Index(s[3:], "\n## "); j >= 0 {
+			s = s[:j+3]
+		}
+		return s
+	}
+	readme, ref := section("../../README.md"), section("../../docs/language.md")
+	leads := regexp.MustCompile(`(?m)^- (\*\*[^*]+\*\*)`).FindAllStringSubmatch(readme, -1)
+	if len(leads) < 5 {
+		t.Fatalf("found only %d decisions in README.md", len(leads))
+	}
+	for _, m := range leads {
+		if !strings.Contains(ref, m[1]) {
+			t.Errorf("README.md decides %s, but docs/language.md's Decisions does not say it", m[1])
 		}
 	}
 }

@@ -74,7 +74,7 @@ func exportTemporal(l *loaded, a *analysis) ([]*temporal.Entry, []diag.Diagnosti
 
 func runExportTemporal(f exportFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	l := load(args, stdin, f.stdinName, stderr)
-	limitMemory(l)
+	defer limitMemory(l)()
 	a := analyze(l)
 	if errs, _ := diag.Counts(a.diags); errs > 0 {
 		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {

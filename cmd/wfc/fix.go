@@ -29,7 +29,9 @@ type fixPlan struct {
 	codes []string // the codes fixed, one per fix applied
 }
 
-// syntaxCodes mark a file --fix never touches: its tree is not what the user wrote.
+// syntaxCodes mark a file whose other fixes --fix does not apply: its tree is
+// not what the user wrote. Its syntax fixes are applied when they help
+// (fix_syntax.go).
 var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "WF004": true, "WF005": true}
 
 // planFixes collects, per file, the machine-applicable fix of each
@@ -37,9 +39,10 @@ var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "
 // alone, and said so on stderr.
 func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	type fileEdits struct {
-		edits []diag.Edit
-		codes []string
-		bad   string
+		edits  []diag.Edit
+		codes  []string
+		bad    string
+		syntax syntaxFixes
 	}
 	per := map[string]*fileEdits{}
 	get := func(f string) *fileEdits {
@@ -52,6 +55,7 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 		fe := get(d.File)
 		if syntaxCodes[d.Code] {
 			fe.bad = "it has syntax errors"
+			fe.syntax.add(d)
 			continue
 		}
 		for _, f := range d.Fixes {
@@ -69,11 +73,17 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	var plans []fixPlan
 	for _, name := range l.order {
 		fe := per[name]
+		if fe != nil && fe.bad != "" {
+			if p, ok := fe.syntax.plan(name, l.bytes[name]); ok {
+				plans = append(plans, p)
+				continue
+			}
+		}
 		if fe == nil || len(fe.edits) == 0 {
 			continue
 		}
 		if fe.bad != "" {
-			fmt.Fprintf(stderr, "wfc: not fixing %s: %s\n", name, fe.bad)
+			notef(stderr, "not fixing %s: %s", name, fe.bad)
 			continue
 		}
 		edits := keepLineEndings(l.bytes[name], fe.edits)
@@ -86,12 +96,12 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 			}
 		}
 		if overlap {
-			fmt.Fprintf(stderr, "wfc: not fixing %s: its fixes overlap; apply them by hand, or fix one and run again\n", name)
+			notef(stderr, "not fixing %s: its fixes overlap; apply them by hand, or fix one and run again", name)
 			continue
 		}
 		out, err := diag.ApplyEdits(l.bytes[name], edits)
 		if err != nil {
-			fmt.Fprintf(stderr, "wfc: not fixing %s: %v\n", name, err)
+			notef(stderr, "not fixing %s: %v", name, err)
 			continue
 		}
 		slices.Sort(fe.codes)
@@ -120,12 +130,17 @@ func keepLineEndings(src string, edits []diag.Edit) []diag.Edit {
 	return out
 }
 
-// lineEnding is the ending of the line holding byte offset at: "\r\n" or "\n".
+// lineEnding is the ending of the line holding byte offset at: "\r\n" or
+// "\n". The last line, which has none, takes the ending of the line before.
 func lineEnding(src string, at int) string {
-	if at > len(src) {
-		at = len(src)
+	at = min(at, len(src))
+	i := strings.IndexByte(src[at:], '\n')
+	if i >= 0 {
+		i += at
+	} else {
+		i = strings.LastIndexByte(src[:at], '\n')
 	}
-	if i := strings.IndexByte(src[at:], '\n'); i >= 0 && at+i > 0 && src[at+i-1] == '\r' {
+	if i > 0 && src[i-1] == '\r' {
 		return "\r\n"
 	}
 	return "\n"
@@ -220,7 +235,7 @@ func unifiedDiff(name, old, new string) string {
 	// Find changed regions with a line LCS-free scan: the edits of wfc's
 	// fixes are few and local, so a prefix/suffix split per region suffices.
 	var out strings.Builder
-	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", name, name)
+	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", diag.Escape(name), diag.Escape(name))
 	i, j, prevEnd := 0, 0, 0
 	for i < len(a) || j < len(b) {
 		// Skip equal lines.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wfc-lang/wfc/diag"
 )
 
 const fixable = "workflow W { Initial = A; event Go();\n  state A { subscribe Go(); on Go { goto Done; Mail.Send(); } }\n  terminal Done { } }\n"
@@ -78,4 +80,34 @@ func TestUnifiedDiff(t *testing.T) {
 	if got := unifiedDiff("x", old, new); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
+}
+
+// FuzzKeepLineEndings: in a CRLF file, any edit adjusted by keepLineEndings
+// leaves every line break a CRLF.
+func FuzzKeepLineEndings(f *testing.F) {
+	f.Add("a // x\nb\n", uint16(1), uint16(6), "")
+	f.Add("a\nb\nc\n", uint16(0), uint16(2), "x\ny\n")
+	f.Fuzz(func(t *testing.T, text string, start, end uint16, newText string) {
+		if strings.Contains(text, "\r") || strings.Contains(newText, "\r") || !strings.Contains(text, "\n") {
+			return
+		}
+		src := strings.ReplaceAll(text, "\n", "\r\n")
+		s, e := int(start)%(len(src)+1), int(end)%(len(src)+1)
+		if s > e {
+			s, e = e, s
+		}
+		// Edits start and end on character boundaries of the CRLF text, as
+		// the checker's do: never between a CR and its LF at the start.
+		if s > 0 && s < len(src) && src[s-1] == '\r' {
+			return
+		}
+		edit := diag.Edit{Range: diag.Range{Start: diag.Pos{Offset: int32(s)}, End: diag.Pos{Offset: int32(e)}}, NewText: newText}
+		out, err := diag.ApplyEdits(src, keepLineEndings(src, []diag.Edit{edit}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.ReplaceAll(out, "\r\n", ""), "\n") {
+			t.Errorf("a bare LF in %q (edit %d-%d %q of %q)", out, s, e, newText, src)
+		}
+	})
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
+	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 	"github.com/wfc-lang/wfc/codegen/format"
 	"github.com/wfc-lang/wfc/diag"
@@ -59,7 +61,9 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 			if werr := diag.WriteText(stderr, se.Diags, l.bytes, diag.TextOptions{}); werr != nil {
 				return werr
 			}
-			fmt.Fprintf(stderr, "wfc: not formatting %s: it has %s\n", name, se)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "wfc: not formatting %s: it has %s\n", name, strings.TrimPrefix(err.Error(), "the source has "))
 			raise(exitFound)
 			continue
 		}
@@ -75,7 +79,7 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 			fmt.Fprintln(out, name)
 		}
 		if f.diff {
-			out.WriteString(unifiedDiff(name, src, formatted))
+			out.WriteString(fmtDiff(name, src, formatted))
 		}
 		if f.check {
 			raise(exitFound)
@@ -108,4 +112,15 @@ func writeThrough(fsys fileSystem, name, data string) error {
 		return unwrapPathError(err)
 	}
 	return fsys.writeAtomic(target, data)
+}
+
+// fmtDiff is the unified diff of a file's formatting. Formatting may move
+// many lines, so it takes a minimal line diff (Myers, as gopls computes it)
+// rather than the local one --fix --diff uses for its few small edits.
+func fmtDiff(name, old, new string) string {
+	d, err := udiff.ToUnified("a/"+name, "b/"+name, old, udiff.Lines(old, new), udiff.DefaultContextLines)
+	if err != nil {
+		return unifiedDiff(name, old, new) // cannot happen: the edits come from old
+	}
+	return d
 }

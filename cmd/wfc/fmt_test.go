@@ -53,3 +53,13 @@ func TestFmtFailedWriteLeavesOriginal(t *testing.T) {
 		t.Errorf("left behind: %v", ents)
 	}
 }
+
+// TestFmtDiffIsMinimal: -d shows only the lines that change, each once.
+func TestFmtDiffIsMinimal(t *testing.T) {
+	old := "workflow W {\n  Initial = A;\n  Autostart = true;\n  event Go();\n  terminal A { }\n}\n"
+	new := "workflow W {\n  Initial   = A;\n  Autostart = true;\n  event Go();\n  terminal A { }\n}\n"
+	want := "--- a/w.wf\n+++ b/w.wf\n@@ -1,5 +1,5 @@\n workflow W {\n-  Initial = A;\n+  Initial   = A;\n   Autostart = true;\n   event Go();\n   terminal A { }\n"
+	if got := fmtDiff("w.wf", old, new); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

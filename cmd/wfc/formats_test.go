@@ -55,7 +55,7 @@ func TestFingerprintsIgnoreUnrelatedLines(t *testing.T) {
 		if err := diag.WriteSARIF(&b, a.diags, diag.Sources{"f.wf": s}, diag.SARIFOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		i := strings.Index(b.String(), `"wfcFinding/v1": "`)
+		i := strings.Index(b.String(), `"wfcFinding/v2": "`)
 		if i < 0 {
 			t.Fatalf("no fingerprint in %s", b.String())
 		}

@@ -184,20 +184,24 @@ func TestCases(t *testing.T) {
 	}
 }
 
-// TestExamples: the shipped examples check with zero diagnostics.
+// TestExamples: each folder of testdata/examples is one program, meant to
+// be checked on its own, and checks with zero diagnostics. Nothing else sits
+// there, so that no command mixes two programs by accident.
 func TestExamples(t *testing.T) {
-	paths, _ := filepath.Glob(filepath.Join(testdataDir, "examples", "*"))
-	if len(paths) < 2 {
-		t.Fatalf("want at least two examples, found %v", paths)
+	entries, err := os.ReadDir(filepath.Join(testdataDir, "examples"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range paths {
-		if !strings.HasSuffix(p, ".wf") {
-			if st, err := os.Stat(p); err != nil || !st.IsDir() {
-				continue
-			}
+	if len(entries) < 2 {
+		t.Fatalf("want at least two examples, found %v", entries)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			t.Errorf("%s: testdata/examples holds one folder per program, no loose files", e.Name())
+			continue
 		}
-		t.Run(filepath.Base(p), func(t *testing.T) {
-			l := loadCase(t, p)
+		t.Run(e.Name(), func(t *testing.T) {
+			l := loadCase(t, filepath.Join(testdataDir, "examples", e.Name()))
 			a := analyze(l)
 			if len(a.diags) != 0 {
 				t.Errorf("want no diagnostics, got:\n%s", renderText(t, l, a.diags))

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -24,8 +23,11 @@ import (
 type loaded struct {
 	sources []parser.Source
 	bytes   diag.Sources
-	order   []string // file names in path order
-	failed  bool     // some path could not be read (exit 2)
+	order   []string            // file names in path order
+	failed  bool                // some path could not be read (exit 2)
+	notes   []diag.Notification // why, per path, for JSON and SARIF
+	// settings are each file's project settings (wfc.json and flags).
+	settings func(file string) diag.Settings
 	// fromStdin: one of the files is standard input.
 	fromStdin bool
 }
@@ -40,6 +42,14 @@ func (l *loaded) replace(name, src string) {
 	l.bytes[name] = src
 }
 
+// notify records a problem of the run with path (exit 2): said on stderr
+// now, and kept for the JSON and SARIF outputs.
+func (l *loaded) notify(stderr io.Writer, path, msg string) {
+	notef(stderr, "%s", msg)
+	l.failed = true
+	l.notes = append(l.notes, diag.Notification{Path: filepath.ToSlash(path), Message: msg})
+}
+
 // load reads PATH... arguments: files, directories (recursively *.wf,
 // sorted) and `-` for stdin. An unreadable path is named on stderr and the
 // others are still read. Paths are cleaned, and a file reached twice (under
@@ -47,83 +57,93 @@ func (l *loaded) replace(name, src string) {
 // first name. A named path that is not a regular file is refused; such a file
 // found in a directory is skipped.
 func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *loaded {
-	l := &loaded{bytes: diag.Sources{}}
-	seen := map[string]bool{}
-	ids := map[fileKey]bool{}
-	add := func(name string, b []byte) {
-		if seen[name] {
-			return
-		}
-		seen[name] = true
-		l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
-		l.bytes[name] = l.sources[len(l.sources)-1].Src
-		l.order = append(l.order, name)
-	}
-	fail := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "wfc: "+format+"\n", a...)
-		l.failed = true
-	}
-	addFile := func(name string, walked bool) {
-		b, info, err := readFile(name)
-		if walked && errors.As(err, new(notRegularError)) {
-			return
-		}
-		if err != nil {
-			fail("cannot read %s: %v", name, err)
-			return
-		}
-		if k, ok := keyOf(info); ok {
-			if ids[k] {
-				return
-			}
-			ids[k] = true
-		}
-		add(filepath.ToSlash(name), b)
-	}
+	r := &reader{l: &loaded{bytes: diag.Sources{}}, stderr: stderr, seen: map[string]bool{}, ids: map[fileKey]bool{}}
 	usedStdin := false
 	for _, arg := range args {
 		if arg == "-" {
 			if usedStdin {
-				fail("`-` (standard input) given twice")
+				r.fail(stdinName, "`-` (standard input) given twice")
 				continue
 			}
-			usedStdin = true
-			l.fromStdin = true
-			b, err := readAll(stdin)
-			if err != nil {
-				fail("cannot read standard input: %v", err)
-				continue
+			usedStdin, r.l.fromStdin = true, true
+			if b, err := readStdin(stdin); err != nil {
+				r.fail(stdinName, "cannot read standard input: %v", err)
+			} else {
+				r.add(stdinName, b)
 			}
-			add(stdinName, b)
 			continue
 		}
 		arg = filepath.Clean(arg)
 		info, err := os.Stat(arg)
 		if err != nil {
-			fail("cannot read %s: %v", arg, unwrapPathError(err))
+			r.fail(arg, "cannot read %s: %v", arg, unwrapPathError(err))
 			continue
 		}
 		if !info.IsDir() {
-			addFile(arg, false)
+			r.addFile(arg, false)
 			continue
 		}
-		files := walkDir(arg, fail)
+		files := walkDir(arg, r.fail)
 		if len(files) == 0 {
-			fail("no .wf files under %s", arg)
+			r.fail(arg, "no .wf files under %s", arg)
 		}
 		for _, f := range files {
-			addFile(f, true)
+			r.addFile(f, true)
 		}
 	}
-	return l
+	return r.l
+}
+
+// reader is load's state: what it has read, by name and by identity.
+type reader struct {
+	l      *loaded
+	stderr io.Writer
+	seen   map[string]bool
+	ids    map[fileKey]bool
+}
+
+func (r *reader) fail(path, format string, a ...any) {
+	r.l.notify(r.stderr, path, fmt.Sprintf(format, a...))
+}
+
+// add adds a source under name, once.
+func (r *reader) add(name string, b []byte) {
+	if r.seen[name] {
+		return
+	}
+	r.seen[name] = true
+	l := r.l
+	l.sources = append(l.sources, parser.Source{Name: name, Src: string(b)})
+	l.bytes[name] = l.sources[len(l.sources)-1].Src
+	l.order = append(l.order, name)
+}
+
+// addFile reads a file unless the same file (device and inode) was read
+// already. A special file found by walking is skipped; a named one refused.
+func (r *reader) addFile(name string, walked bool) {
+	b, info, err := readFile(name)
+	if walked && errors.As(err, new(notRegularError)) {
+		return
+	}
+	if err != nil {
+		r.fail(name, "cannot read %s: %v", name, err)
+		return
+	}
+	if k, ok := keyOf(info); ok {
+		if r.ids[k] {
+			return
+		}
+		r.ids[k] = true
+	}
+	r.add(filepath.ToSlash(name), b)
 }
 
 // walkDir lists the *.wf files under dir, sorted.
-func walkDir(dir string, fail func(format string, a ...any)) []string {
+func walkDir(dir string, fail func(path, format string, a ...any)) []string {
 	var files []string
 	werr := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			fail("cannot read %s: %v", p, unwrapPathError(err))
+			fail(p, "cannot read %s: %v", p, unwrapPathError(err))
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -135,7 +155,7 @@ func walkDir(dir string, fail func(format string, a ...any)) []string {
 		return nil
 	})
 	if werr != nil {
-		fail("cannot read %s: %v", dir, werr)
+		fail(dir, "cannot read %s: %v", dir, werr)
 	}
 	sort.Strings(files)
 	return files
@@ -193,6 +213,17 @@ func readFile(name string) ([]byte, fs.FileInfo, error) {
 	return b, info, err
 }
 
+// readStdin reads standard input; when it is a regular file (`< big.wf`),
+// its size is checked before a byte is read, as for a named file.
+func readStdin(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > lexer.MaxFileSize {
+			return nil, errTooLarge
+		}
+	}
+	return readAll(r)
+}
+
 // readAll reads at most lexer.MaxFileSize bytes; a larger input is refused
 // as soon as the limit is passed.
 func readAll(r io.Reader) ([]byte, error) {
@@ -213,33 +244,9 @@ type analysis struct {
 	diags  []diag.Diagnostic // sorted, de-duplicated
 }
 
-// memoryPerByte bounds the heap: the syntax tree of a program takes about 18
-// bytes per byte of source, and without a limit the garbage collector lets
-// the heap grow to twice that before collecting.
-const memoryPerByte = 20
-
-// limitMemory sets a soft memory limit proportional to the input, unless the
-// user set GOMEMLIMIT, so peak memory stays a small multiple of the input.
-// Under that limit the collector may run less often than Go's default
-// (GOGC=200 unless the user set GOGC): parsing makes a lot of short-lived
-// garbage, and collecting it half as often saves about a tenth of the time.
-func limitMemory(l *loaded) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
-	var n int64
-	for _, s := range l.sources {
-		n += int64(len(s.Src))
-	}
-	debug.SetMemoryLimit(64<<20 + memoryPerByte*n)
-}
-
 // analyze parses, checks and lints the loaded files as one program, through
 // the library pipeline (the same call the language server makes).
 func analyze(l *loaded) *analysis {
-	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{})
+	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{Settings: l.settings})
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics}
 }

@@ -43,7 +43,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.As(err, &ee):
 		return ee.code
 	default:
-		fmt.Fprintf(stderr, "wfc: %v\n", err)
+		notef(stderr, "%v", err)
 		return exitUsage
 	}
 }
@@ -58,7 +58,8 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
   wfc schedule PATH...   print the resolved retry schedule of every policy
   wfc explain CODE       explain a diagnostic code, with examples
   wfc fmt PATH...        lay files out in the canonical form
-  wfc export temporal PATH...  write the policies as Temporal RetryPolicies
+  wfc graph PATH...      draw each workflow as a state machine (Mermaid, DOT)
+  wfc export temporal    write the policies of PATH... as Temporal RetryPolicies
   wfc lsp                the language server (LSP 3.17 over stdio)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -73,6 +74,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newScheduleCmd(stdin, stdout, stderr))
 	root.AddCommand(newExplainCmd(stdout))
 	root.AddCommand(newFmtCmd(stdin, stdout, stderr))
+	root.AddCommand(newGraphCmd(stdin, stdout, stderr))
 	root.AddCommand(newExportCmd(stdin, stdout, stderr))
 	root.AddCommand(newLSPCmd(stdin, stdout, stderr))
 	root.AddCommand(&cobra.Command{

@@ -20,6 +20,7 @@ type scheduleFlags struct {
 	draws     string
 	seed      int64
 	stdinName string
+	settings  settingsFlags
 }
 
 func newScheduleCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -33,7 +34,8 @@ ways, and per attempt the wait before it and when it starts (see
 "The schedule table" in docs/language.md).
 
 A program with errors has no schedule: its diagnostics go to standard error
-and the exit status is 1.`,
+(with --format json, the diagnostics document of wfc check goes to standard
+output) and the exit status is 1.`,
 		Args: needPaths,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"wf"}, cobra.ShellCompDirectiveFilterFileExt
@@ -48,53 +50,31 @@ and the exit status is 1.`,
 	fl.StringVar(&f.draws, "draws", "", "replay these uniform draws in [0,1) for jitter, comma-separated (adds the concrete timeline)")
 	fl.Int64Var(&f.seed, "seed", 0, "draw jitter pseudo-randomly from this seed (adds the concrete timeline)")
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input)")
+	f.settings.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if f.format != "text" && f.format != "json" {
-		return fmt.Errorf("unknown --format %q: use text or json", f.format)
-	}
-	if cmd.Flags().Changed("draws") && cmd.Flags().Changed("seed") {
-		return fmt.Errorf("--draws and --seed exclude each other: --draws replays the draws you give, --seed makes them up; give one of them")
-	}
-	var opt codegen.Options
-	d, err := check.ParseDuration(f.duration)
+	opt, err := lowerOptions(cmd, f)
 	if err != nil {
-		return fmt.Errorf("--attempt-duration: %w", err)
+		return err
 	}
-	opt.AttemptDuration = d
-	if f.draws != "" {
-		for _, part := range strings.Split(f.draws, ",") {
-			u, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-			if err != nil || u < 0 || u >= 1 {
-				return fmt.Errorf("--draws: %q is not a number in [0,1)", part)
-			}
-			opt.Draws = append(opt.Draws, u)
-		}
-	}
-	if cmd.Flags().Changed("seed") {
-		opt.Seed, opt.HasSeed = uint64(f.seed), true
+	over, err := f.settings.parse()
+	if err != nil {
+		return err
 	}
 	l := load(args, stdin, f.stdinName, stderr)
-	limitMemory(l)
+	applySettings(l, over, stderr)
+	defer limitMemory(l)()
 	a := analyze(l)
 	if errs, _ := diag.Counts(a.diags); errs > 0 {
-		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
-			return err
-		}
-		fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
-		fmt.Fprintln(stderr, "wfc: the program has errors, so it has no schedule")
-		if l.failed {
-			return exitError{exitUsage}
-		}
-		return exitError{exitFound}
+		return noSchedule(f, l, a, stdout, stderr)
 	}
 	ss := codegen.Lower(a.result, opt)
 	w := bufio.NewWriter(stdout)
 	if f.format == "json" {
-		err = codegen.WriteJSON(w, ss)
+		err = codegen.WriteJSONNotes(w, ss, l.notes)
 	} else {
 		err = codegen.WriteText(w, ss)
 	}
@@ -108,4 +88,54 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 		return exitError{exitUsage}
 	}
 	return nil
+}
+
+// lowerOptions validates the flags that tune lowering.
+func lowerOptions(cmd *cobra.Command, f scheduleFlags) (codegen.Options, error) {
+	var opt codegen.Options
+	if f.format != "text" && f.format != "json" {
+		return opt, fmt.Errorf("unknown --format %q: use text or json", f.format)
+	}
+	if cmd.Flags().Changed("draws") && cmd.Flags().Changed("seed") {
+		return opt, fmt.Errorf("--draws and --seed exclude each other: --draws replays the draws you give, --seed makes them up; give one of them")
+	}
+	d, err := check.ParseDuration(f.duration)
+	if err != nil {
+		return opt, fmt.Errorf("--attempt-duration: %w", err)
+	}
+	opt.AttemptDuration = d
+	if f.draws != "" {
+		for _, part := range strings.Split(f.draws, ",") {
+			u, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+			if err != nil || !(u >= 0 && u < 1) { // NaN compares false
+				return opt, fmt.Errorf("--draws: %q is not a number in [0,1)", part)
+			}
+			opt.Draws = append(opt.Draws, u)
+		}
+	}
+	if cmd.Flags().Changed("seed") {
+		opt.Seed, opt.HasSeed = uint64(f.seed), true
+	}
+	return opt, nil
+}
+
+// noSchedule reports a program with errors, which has no schedule: its
+// diagnostics as text on stderr, or with --format json the diagnostics
+// document on stdout, so a script always gets JSON.
+func noSchedule(f scheduleFlags, l *loaded, a *analysis, stdout, stderr io.Writer) error {
+	if f.format == "json" {
+		if err := diag.WriteJSONNotes(stdout, a.diags, len(l.order), l.notes); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	} else {
+		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
+			return err
+		}
+		fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
+	}
+	fmt.Fprintln(stderr, "wfc: the program has errors, so it has no schedule")
+	if l.failed {
+		return exitError{exitUsage}
+	}
+	return exitError{exitFound}
 }

@@ -13,7 +13,7 @@ import (
 // schedule cases, as text and JSON (with replayed draws), compares them with
 // the goldens in testdata/schedule, and validates the JSON against its schema.
 func TestScheduleGolden(t *testing.T) {
-	inputs := []string{"examples/jobflow.wf", "examples/orders", "schedule/policies.wf"}
+	inputs := []string{"examples/jobflow/jobflow.wf", "examples/orders", "schedule/policies.wf"}
 	for _, in := range inputs {
 		name := strings.TrimSuffix(filepath.Base(in), ".wf")
 		t.Run(name, func(t *testing.T) {

@@ -35,6 +35,11 @@ const (
 // are not tokens would be lost by re-spacing the tokens.
 var ErrLex = errors.New("the source has lexical errors")
 
+// ErrBinary is returned by Layout for source whose comments or strings hold
+// control characters or invalid UTF-8: such text is likely not source, and
+// taking white space out of it could make it look binary to the lexer.
+var ErrBinary = errors.New("the source has control characters or invalid UTF-8 in a comment or string")
+
 // SyntaxError is returned by Source for a file that does not parse: such a
 // file is not formatted.
 type SyntaxError struct {
@@ -51,6 +56,15 @@ func (e *SyntaxError) Error() string {
 // Source returns the canonical layout of src, the text of the file name. A
 // file with syntax errors is returned unchanged with a *SyntaxError.
 func Source(name, src string) (string, error) {
+	lx, err := parse(name, src)
+	if err != nil {
+		return src, err
+	}
+	return Layout(src, lx)
+}
+
+// parse lexes src and refuses it if it does not parse.
+func parse(name, src string) (*lexer.Result, error) {
 	_, ds := parser.Parse([]parser.Source{{Name: name, Src: src}}, parser.Options{Workers: 1})
 	var errs []diag.Diagnostic
 	for _, d := range ds {
@@ -59,38 +73,98 @@ func Source(name, src string) (string, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return src, &SyntaxError{Diags: diag.Sort(errs, []string{name})}
+		return nil, &SyntaxError{Diags: diag.Sort(errs, []string{name})}
 	}
 	lx := lexer.Lex(name, src)
-	return Layout(src, &lx)
+	return &lx, nil
 }
 
 // Layout returns the canonical layout of src given its lexing lx. It needs
-// no syntax tree and accepts any token sequence, but refuses (ErrLex) source
-// with lexical errors. Line endings follow the source's first line (CRLF
+// no syntax tree and accepts any token sequence, but refuses source with
+// lexical errors (ErrLex) or with control characters or invalid UTF-8 in a
+// comment or string (ErrBinary). Line endings follow the source's first line (CRLF
 // stays CRLF); a byte order mark is kept.
 func Layout(src string, lx *lexer.Result) (string, error) {
+	p, err := layout(src, lx, false)
+	if err != nil {
+		return src, err
+	}
+	return p.result(), nil
+}
+
+// layout runs the printer; with track set it records where each item went.
+func layout(src string, lx *lexer.Result, track bool) (*printer, error) {
 	if len(lx.Diags) > 0 {
-		return src, ErrLex
+		return nil, ErrLex
 	}
 	p := &printer{src: src}
-	start := 0
 	if strings.HasPrefix(src, "\uFEFF") {
-		start = 3
+		p.start = 3
 	}
 	nl := strings.IndexByte(src, '\n')
-	p.crlf = nl > 0 && src[nl-1] == '\r'
-	p.items(start, lx)
+	p.eol = "\n"
+	if nl > 0 && src[nl-1] == '\r' {
+		p.eol = "\r\n"
+	}
+	p.items(p.start, lx)
+	p.pinIgnored(lx.Ignores)
+	if p.bad {
+		return nil, ErrBinary
+	}
+	if track {
+		p.at = make([][2]int, len(p.it))
+	}
 	p.out = make([]byte, 0, len(src)+len(src)/8+16)
-	if start > 0 {
+	if p.start > 0 {
 		p.out = append(p.out, "\uFEFF"...)
 	}
 	p.body(-1, len(p.it), 0, false)
-	if len(p.out) > start {
-		p.out = append(p.out, '\n')
+	if len(p.out) > p.start {
+		p.out = append(p.out, p.eol...)
 	}
-	if p.crlf {
-		return strings.ReplaceAll(string(p.out), "\n", "\r\n"), nil
+	return p, nil
+}
+
+// result is the output.
+func (p *printer) result() string { return string(p.out) }
+
+// Edit replaces the bytes Off..End (exclusive) of the source with New.
+type Edit struct {
+	Off, End int
+	New      string
+}
+
+// Edits returns the changes that turn src into its canonical layout, as the
+// smallest white-space edits between tokens and comments, in order; an
+// editor can apply them all (whole-document formatting) or only those inside
+// a range (range formatting), and each keeps the text around it. A file with
+// syntax errors gets a *SyntaxError.
+func Edits(name, src string) ([]Edit, error) {
+	lx, err := parse(name, src)
+	if err != nil {
+		return nil, err
 	}
-	return string(p.out), nil
+	p, err := layout(src, lx, true)
+	if err != nil {
+		return nil, err
+	}
+	return p.edits(), nil
+}
+
+// edits compares the gaps between items in the source and in the output.
+func (p *printer) edits() []Edit {
+	src := p.src
+	var edits []Edit
+	add := func(off, end int, repl string) {
+		if src[off:end] != repl {
+			edits = append(edits, Edit{Off: off, End: end, New: repl})
+		}
+	}
+	prevSrc, prevOut := p.start, p.start
+	for i := range p.it {
+		add(prevSrc, int(p.it[i].off), string(p.out[prevOut:p.at[i][0]]))
+		prevSrc, prevOut = int(p.it[i].end), p.at[i][1]
+	}
+	add(prevSrc, len(src), string(p.out[prevOut:]))
+	return edits
 }

@@ -47,7 +47,11 @@ func (p *printer) body(lo, hi, level int, enum bool) {
 			p.items1(en.s, en.e, level)
 			continue
 		}
-		p.newline(level*indentWidth, en.blank && k > 0)
+		if p.it[en.s].pin == pinJoin {
+			p.sep(en.s-1, en.s, 0) // on a line an ignore covers: stays on it
+		} else {
+			p.newline(level*indentWidth, en.blank && k > 0 || p.it[en.s].pin == pinBlank)
+		}
 		if en.kind == eComment {
 			p.items1(en.s, en.e, level)
 			continue
@@ -83,7 +87,7 @@ func (p *printer) collect(lo, hi, level int, enum bool) {
 		en.last, en.e, en.open = end, p.lineRest(end, hi), open
 		if open >= 0 {
 			m := int(p.it[open].match)
-			en.flat = m == open+1 ||
+			en.flat = m == open+1 || p.it[m].pin == pinJoin ||
 				p.it[open].line == p.it[m].line && level*indentWidth+p.flatWidth(i, m, Width) <= Width
 		}
 		p.ents = append(p.ents, en)
@@ -161,7 +165,7 @@ func alignRuns(p *printer, ents []entry) {
 }
 
 func (p *printer) alignOf(en *entry) align {
-	if en.kind != eMember || en.s+1 > en.e {
+	if en.kind != eMember || en.s+1 > en.e || p.it[en.s].pin == pinJoin {
 		return alignNone
 	}
 	first := &p.it[en.s]
@@ -184,10 +188,13 @@ func (p *printer) member(en entry, level int, enum bool) {
 	breaks := p.chainBreaks(en, level)
 	for i := en.s; i <= en.e; i++ {
 		if i > en.s {
-			if len(breaks) > 0 && breaks[0] == i {
+			if len(breaks) > 0 && breaks[0] == i && p.it[i].pin != pinJoin {
 				breaks = breaks[1:]
-				p.newline(cont, false)
+				p.newline(cont, p.it[i].pin == pinBlank)
 			} else {
+				if len(breaks) > 0 && breaks[0] == i {
+					breaks = breaks[1:]
+				}
 				p.sep(i-1, i, cont)
 			}
 			if i == en.s+1 {
@@ -200,7 +207,11 @@ func (p *printer) member(en entry, level int, enum bool) {
 			m := int(p.it[i].match)
 			p.write(i)
 			p.body(i, m, level+1, p.isEnum(en))
-			p.newline(level*indentWidth, false)
+			if p.it[m].pin == pinJoin {
+				p.sep(m-1, m, cont)
+			} else {
+				p.newline(level*indentWidth, p.it[m].pin == pinBlank)
+			}
 			p.write(m)
 			i = m
 			continue
@@ -225,8 +236,12 @@ func (p *printer) items1(s, e, level int) {
 func (p *printer) sep(a, b, cont int) {
 	A, B := &p.it[a], &p.it[b]
 	switch {
-	case A.cls == cLine || B.nl > 0 && (B.comment() || A.cls == cBlock):
-		p.newline(cont, false)
+	case B.pin == pinJoin:
+		if p.spaced(a, b) {
+			p.out = append(p.out, ' ')
+		}
+	case A.cls == cLine || B.pin >= pinBreak || B.nl > 0 && (B.comment() || A.cls == cBlock):
+		p.newline(cont, B.pin == pinBlank)
 	case p.spaced(a, b):
 		p.out = append(p.out, ' ')
 	}

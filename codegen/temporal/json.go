@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/diag"
 )
 
 // protoDuration writes d as the protobuf JSON form of a Duration: seconds
@@ -125,7 +126,7 @@ func WriteJSON(w io.Writer, es []*Entry) error {
 		}
 		doc.Entries = append(doc.Entries, je)
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(diag.SafeJSON(w)) // step and file names are input
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)

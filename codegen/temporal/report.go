@@ -1,7 +1,11 @@
 package temporal
 
 import (
+	"fmt"
 	"slices"
+	"time"
+
+	"github.com/wfc-lang/wfc/check"
 
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
@@ -72,4 +76,19 @@ func (r *reporter) zero() {
 // beyond time.Duration.
 func (r *reporter) tooLong(rng diag.Range, what string) {
 	r.warn(rng, CodeTooLong, what+", longer than Go's time.Duration holds (about 292 years): Temporal's SDK cannot wait that long, exported as the longest it can")
+}
+
+func (r *reporter) float(a int64, got time.Duration) {
+	rng := r.policyRange()
+	if p := r.s.Consumer.Policy; p != nil && p.IntervalExpr != nil {
+		rng = p.IntervalExpr.Rng()
+	}
+	want := r.e.Waits.Before(a)
+	wantD, _ := Duration(want)
+	diff, how := wantD-got, "less"
+	if diff < 0 {
+		diff, how = -diff, "more"
+	}
+	r.warn(rng, CodeFloat, fmt.Sprintf("Temporal computes retry waits in float64 nanoseconds, which cannot hold this interval exactly: before attempt %d it waits %dns %s than the table's %s; round the interval to whole seconds",
+		a, int64(diff), how, check.FormatTicks(want)))
 }

@@ -29,6 +29,7 @@ const (
 	CodeJitter  = "WF402" // jitter: Temporal has none
 	CodeZero    = "WF403" // a zero wait: Temporal reads 0 as its 1 s default
 	CodeTooLong = "WF404" // a wait or window beyond time.Duration
+	CodeFloat   = "WF405" // a wait Temporal's float64 arithmetic does not keep exact
 )
 
 // MaxDurationTicks is the longest wait Go's time.Duration holds, in ticks
@@ -199,7 +200,37 @@ func stepPolicy(r *reporter, w Waits, attempts int64, largest Ticks, retries boo
 			p.MaximumInterval, _ = Duration(w.Cap)
 		}
 	}
+	if !r.e.NextRetryDelay && largest <= MaxDurationTicks {
+		if a, got := p.firstInexact(w, attempts); a > 0 {
+			r.float(a, got)
+		}
+	}
 	return p
+}
+
+// EngineWait is the wait Temporal computes before attempt a (a ≥ 2) from
+// the policy alone: initialInterval·coefficient^(a-2) in float64
+// nanoseconds, truncated, then capped at maximumInterval (as the Go SDK
+// and the server compute it).
+func (p RetryPolicy) EngineWait(a int64) time.Duration {
+	d := time.Duration(float64(p.InitialInterval) * math.Pow(p.BackoffCoefficient, float64(a-2)))
+	if d <= 0 || (p.MaximumInterval > 0 && d > p.MaximumInterval) {
+		return p.MaximumInterval
+	}
+	return d
+}
+
+// firstInexact returns the first attempt whose wait the engine computes
+// differently from the table, and that wait; 0 if none. Past the cap both
+// are the cap, so a few dozen attempts decide it.
+func (p *RetryPolicy) firstInexact(w Waits, attempts int64) (int64, time.Duration) {
+	for a := int64(2); a <= min(attempts, 80); a++ {
+		want, _ := Duration(w.Before(a))
+		if got := p.EngineWait(a); got != want {
+			return a, got
+		}
+	}
+	return 0, 0
 }
 
 // firstBeyond is the first attempt whose wait exceeds time.Duration.

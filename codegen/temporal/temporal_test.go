@@ -68,6 +68,9 @@ func TestStepPolicies(t *testing.T) {
 		{", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Jitter(0.2).MaxAttempts(3)", RetryPolicy{2 * s, 2, 4 * s, 3}, CodeJitter, "Jitter(0.2)"},
 		{", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(3)", RetryPolicy{ZeroWait, 1, ZeroWait, 3}, CodeZero, "TimeSpan.Zero"},
 		{", retry: Backoff.Exponential(TimeSpan.FromSeconds(1)).Cap(TimeSpan.Zero).MaxAttempts(3)", RetryPolicy{ZeroWait, 1, ZeroWait, 3}, CodeZero, "Cap(TimeSpan.Zero)"},
+		{", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(3)", RetryPolicy{43200000000000100, 1, 43200000000000100, 3}, CodeFloat, "TimeSpan.FromMilliseconds(43200000000.0001)"},
+		{", retry: Backoff.Exponential(TimeSpan.FromMilliseconds(43200000000.0001)).Cap(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(3)", RetryPolicy{43200000000000100, 1, 43200000000000100, 3}, CodeFloat, "TimeSpan.FromMilliseconds(43200000000.0001)"},
+		{", retry: Backoff.Exponential(TimeSpan.FromDays(500)).MaxAttempts(3)", RetryPolicy{500 * 24 * h, 2, 1000 * 24 * h, 3}, "", ""},
 		{", retry: Backoff.Fixed(TimeSpan.FromDays(200000)).MaxAttempts(2)", RetryPolicy{time.Duration(1<<63 - 1), 1, time.Duration(1<<63 - 1), 2}, CodeTooLong, "Backoff.Fixed(TimeSpan.FromDays(200000)).MaxAttempts(2)"},
 	}
 	for _, tt := range tests {

@@ -1,5 +1,5 @@
 // Package corpus generates large, valid programs for benchmarks and
-// stress tests: the complete example of LANGUAGE.md §1 repeated with its
+// stress tests: the complete example program repeated with its
 // identifiers renamed, so every copy declares its own names.
 package corpus
 
@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Example is the program of LANGUAGE.md §1 (testdata/examples/jobflow.wf).
+// Example is the example program (testdata/examples/jobflow/jobflow.wf).
 const Example = `enum JobStage { Queued, Running, Escalated }
 enum Decision { Ok }
 

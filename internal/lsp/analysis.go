@@ -6,6 +6,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
@@ -91,13 +92,13 @@ func (pc *parseCache) parse(files []parser.Source) (out []*parsed, keep map[stri
 	return out, keep, edit
 }
 
-// analyze runs the library pipeline over the workspace's files: parse (with
-// the cache), check, lower the schedules, lint them, apply ignore comments,
-// sort. It mirrors check/pipeline.Run step for step; the differences are
-// that unchanged files are not parsed again and, after an edit inside one
-// workflow, only the workflows it can affect are checked again (Run takes
-// sources and does everything, which on a 100,000-line workspace costs most
-// of a second per keystroke).
+// analyze runs the library pipeline over the workspace's files with the
+// parse cache: pipeline.RunParsed's steps — check, pipeline.Lower (tables
+// and their lints), pipeline.Finish (ignore comments with their scopes,
+// sort) — with two shortcuts: unchanged files are not parsed again and,
+// after an edit inside one workflow, only the workflows it can affect are
+// checked and lowered again (recheck). Both paths end in pipeline.Finish,
+// so the server reports what `wfc check` reports.
 func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
@@ -111,14 +112,12 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	// The last result no longer matches them until this check completes.
 	pc.files, pc.last = keep, nil
 	prog := &ast.Program{Files: make([]*ast.File, len(ps))}
-	var ds []diag.Diagnostic
-	order := make([]string, len(ps))
-	var ignores []diag.Ignore
+	var syntax []diag.Diagnostic
+	sources := make(diag.Sources, len(files))
 	for i, p := range ps {
 		prog.Files[i] = p.file
-		ds = append(ds, p.diags...)
-		order[i] = p.file.Name
-		ignores = append(ignores, p.file.Ignores...)
+		syntax = append(syntax, p.diags...)
+		sources[files[i].Name] = files[i].Src
 	}
 	if err := ctx.Err(); err != nil {
 		return &result{err: err}
@@ -132,15 +131,12 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	}
 	if !res.incremental {
 		res.checked = check.Check(prog)
-		res.schedules = codegen.Lower(res.checked, codegen.Options{})
-		res.sem = append(append([]diag.Diagnostic{}, res.checked.Diags...), codegen.LintSchedules(res.schedules)...)
+		var lints []diag.Diagnostic
+		res.schedules, lints = pipeline.Lower(res.checked, codegen.Options{})
+		res.sem = append(append([]diag.Diagnostic{}, res.checked.Diags...), lints...)
 	}
-	ds = append(ds, res.sem...)
-	ds = diag.Suppress(ds, ignores, func(code string) bool {
-		c, ok := diag.Lookup(code)
-		return !ok || c.Severity == diag.Error
-	})
-	res.diags = diag.Sort(ds, order)
+	ds := append(append([]diag.Diagnostic(nil), syntax...), res.sem...)
+	res.diags = pipeline.Finish(prog, sources, ds, pipeline.Options{})
 	pc.last = res
 	return res
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 )
 
-// What the language offers in each place (the grammar of docs/language.md).
+// What the language offers in each place (the grammar in docs/language.md).
 var (
 	topKeywords      = []string{"enum", "entity", "workflow"}
 	workflowItems    = []string{"Tracks", "Autostart", "Initial", "event", "state", "terminal", "terminal error"}

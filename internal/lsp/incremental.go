@@ -6,6 +6,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 )
@@ -178,8 +179,8 @@ func checkPart(prog *ast.Program, e *declEdit, f *ast.File, names map[string]boo
 		part.Files = append(part.Files, &cp)
 	}
 	res := check.Check(part)
-	scheds := codegen.Lower(res, codegen.Options{})
-	sem := append(append([]diag.Diagnostic{}, res.Diags...), codegen.LintSchedules(scheds)...)
+	scheds, lints := pipeline.Lower(res, codegen.Options{})
+	sem := append(append([]diag.Diagnostic{}, res.Diags...), lints...)
 	return sem, res.Consumers, scheds
 }
 

@@ -1,0 +1,135 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// casePrograms are the golden cases (a .wf file, or a directory of them as
+// one program) and the wrong example of every catalogued code.
+func casePrograms(t *testing.T) map[string][]parser.Source {
+	out := map[string][]parser.Source{}
+	entries, err := os.ReadDir("../../testdata/cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		p := filepath.Join("../../testdata/cases", e.Name())
+		var files []string
+		switch {
+		case e.IsDir():
+			files, _ = filepath.Glob(filepath.Join(p, "*.wf"))
+			sort.Strings(files)
+		case strings.HasSuffix(e.Name(), ".wf"):
+			files = []string{p}
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel("../../testdata", f)
+			out[e.Name()] = append(out[e.Name()], parser.Source{Name: filepath.ToSlash(rel), Src: string(b)})
+		}
+	}
+	for _, c := range diag.Codes {
+		out["explain/"+c.Code] = []parser.Source{{Name: "wrong.wf", Src: c.Wrong}}
+	}
+	return out
+}
+
+// TestFixesFix applies every fix of every diagnostic of every case, one at
+// a time, re-checks the whole program, and requires that the fix removes
+// its diagnostic (one fewer of its code in its file) and adds no error of
+// any code anywhere in the program.
+func TestFixesFix(t *testing.T) {
+	n := 0
+	for name, files := range casePrograms(t) {
+		before := pipeline.Run(context.Background(), files, pipeline.Options{})
+		for _, d := range before.Diagnostics {
+			for _, fix := range d.Fixes {
+				n++
+				t.Run(fmt.Sprintf("%s/%s@%d:%d/%s", name, d.Code, d.Range.Start.Line, d.Range.Start.Column, fix.Title), func(t *testing.T) {
+					fixed := applyFix(t, files, fix)
+					after := pipeline.Run(context.Background(), fixed, pipeline.Options{})
+					if got, was := count(after.Diagnostics, d.File, d.Code), count(before.Diagnostics, d.File, d.Code); got >= was {
+						t.Errorf("applying %q leaves %d %s in %s (was %d)", fix.Title, got, d.Code, d.File, was)
+					}
+					was, got := errorCounts(before.Diagnostics), errorCounts(after.Diagnostics)
+					for code, k := range got {
+						if k > was[code] {
+							t.Errorf("applying %q adds %s:\n%s", fix.Title, code, describe(after.Diagnostics, code))
+						}
+					}
+				})
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d fixes found in the cases", n)
+	}
+}
+
+// applyFix returns files with the fix's edits applied.
+func applyFix(t *testing.T, files []parser.Source, fix diag.Fix) []parser.Source {
+	t.Helper()
+	byFile := map[string][]diag.Edit{}
+	for _, e := range fix.Edits {
+		byFile[e.File] = append(byFile[e.File], e)
+	}
+	out := make([]parser.Source, len(files))
+	for i, f := range files {
+		out[i] = f
+		if es, ok := byFile[f.Name]; ok {
+			src, err := diag.ApplyEdits(f.Src, es)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[i].Src = src
+			delete(byFile, f.Name)
+		}
+	}
+	for f := range byFile {
+		t.Fatalf("an edit names %s, which is not in the program", f)
+	}
+	return out
+}
+
+func count(ds []diag.Diagnostic, file, code string) int {
+	n := 0
+	for _, d := range ds {
+		if d.File == file && d.Code == code {
+			n++
+		}
+	}
+	return n
+}
+
+func errorCounts(ds []diag.Diagnostic) map[string]int {
+	m := map[string]int{}
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			m[d.Code]++
+		}
+	}
+	return m
+}
+
+func describe(ds []diag.Diagnostic, code string) string {
+	var b strings.Builder
+	for _, d := range ds {
+		if d.Code == code {
+			fmt.Fprintf(&b, "  %s:%d:%d: %s\n", d.File, d.Range.Start.Line, d.Range.Start.Column, d.Message)
+		}
+	}
+	return b.String()
+}

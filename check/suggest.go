@@ -1,0 +1,177 @@
+package check
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Suggestions ("did you mean") must stay cheap on hostile input: a file of
+// 10,000 unknown `goto`s in a workflow of 10,000 states must not compute
+// 10^8 edit distances. A nameSet is built once per candidate list, answers
+// a repeated name from memory, filters by length before computing a
+// distance, tries the candidates that share the name's first letter first
+// (typos rarely change it), and computes at most maxDistances distances per
+// name, so a suggestion costs a constant, whatever the number of candidates.
+
+// maxDistances bounds the edit distances computed for one name; maxScanned
+// bounds the candidates looked at (by length) for it.
+const (
+	maxDistances = 64
+	maxScanned   = 1024
+)
+
+// nameSet is a list of candidate names prepared for suggestions.
+type nameSet struct {
+	names   []string // sorted, unique
+	lower   []string
+	runes   []int
+	byFirst map[byte][]int // indices by lower-cased first byte
+	memo    map[string]string
+}
+
+func newNameSet(names []string) *nameSet {
+	s := &nameSet{names: slices.Compact(slices.Sorted(slices.Values(names))), byFirst: map[byte][]int{}, memo: map[string]string{}}
+	s.lower = make([]string, len(s.names))
+	s.runes = make([]int, len(s.names))
+	for i, n := range s.names {
+		s.lower[i] = strings.ToLower(n)
+		s.runes[i] = utf8.RuneCountInString(n)
+		if n != "" {
+			s.byFirst[s.lower[i][0]] = append(s.byFirst[s.lower[i][0]], i)
+		}
+	}
+	return s
+}
+
+// closest returns the candidate nearest to name, or "" when none is close:
+// within a third of its length in edits (transpositions count once). Ties go
+// to the longer common prefix (`FromSecs` → `FromSeconds`), then to the
+// alphabetically first.
+func (s *nameSet) closest(name string) string {
+	if best, ok := s.memo[name]; ok {
+		return best
+	}
+	q := query{name: name, lname: strings.ToLower(name), runes: utf8.RuneCountInString(name), limit: max(1, (len(name)+1)/3), bestD: -1}
+	var first byte
+	if name != "" {
+		first = q.lname[0]
+		for _, i := range s.byFirst[first] {
+			if !q.try(s, i) {
+				break
+			}
+		}
+	}
+	for i := range s.names {
+		if s.lower[i] != "" && s.lower[i][0] == first {
+			continue // tried above
+		}
+		if !q.try(s, i) {
+			break
+		}
+	}
+	s.memo[name] = q.best
+	return q.best
+}
+
+// query is one name's search through a nameSet.
+type query struct {
+	name, lname      string
+	runes, limit     int
+	best             string
+	bestD, bestP     int
+	scanned, compute int
+}
+
+// try considers candidate i; it returns false when the budget is spent.
+func (q *query) try(s *nameSet, i int) bool {
+	if q.scanned >= maxScanned || q.compute >= maxDistances {
+		return false
+	}
+	q.scanned++
+	cand := s.names[i]
+	if cand == q.name || abs(s.runes[i]-q.runes) > q.limit {
+		return true
+	}
+	q.compute++
+	d := levenshtein(q.lname, s.lower[i], q.limit)
+	if d > q.limit {
+		return true
+	}
+	p := commonPrefix(q.name, cand)
+	if q.bestD < 0 || d < q.bestD || d == q.bestD && (p > q.bestP || p == q.bestP && cand < q.best) {
+		q.best, q.bestD, q.bestP = cand, d, p
+	}
+	return true
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// closest is nameSet.closest for a small list used once.
+func closest(name string, candidates []string) string {
+	return newNameSet(candidates).closest(name)
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// levenshtein is the optimal-string-alignment distance: insertions,
+// deletions, substitutions and transpositions of neighbours (`Strat` is one
+// step from `Start`). Past limit it stops early and returns limit+1.
+func levenshtein(a, b string, limit int) int {
+	const most = 64 // longer names are compared for equality only
+	var ra, rb [most]rune
+	la, lb := 0, 0
+	for _, r := range a {
+		if la == most {
+			return limit + 1
+		}
+		ra[la], la = r, la+1
+	}
+	for _, r := range b {
+		if lb == most {
+			return limit + 1
+		}
+		rb[lb], lb = r, lb+1
+	}
+	// d[i][j] over three rolling rows, on the stack.
+	var rows [3][most + 1]int
+	pp, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= lb; j++ {
+		prev[j] = j
+	}
+	prevMin := 0
+	for i := 1; i <= la; i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= lb; j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit && prevMin > limit {
+			// Every later cell comes from this row or the one before (a
+			// transposition), plus a non-negative cost: all past limit.
+			return limit + 1
+		}
+		prevMin = rowMin
+		pp, prev, cur = prev, cur, pp
+	}
+	return prev[lb]
+}

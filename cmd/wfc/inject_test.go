@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// hostileRunes is every character that must never reach an output raw:
+// C0 controls, DEL, C1 controls, bidi controls and the Unicode separators.
+func hostileRunes() []rune {
+	var rs []rune
+	for r := rune(0); r < 0x20; r++ {
+		rs = append(rs, r)
+	}
+	rs = append(rs, 0x7f)
+	for r := rune(0x80); r <= 0x9f; r++ {
+		rs = append(rs, r)
+	}
+	rs = append(rs, 0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e,
+		0x2066, 0x2067, 0x2068, 0x2069, 0x2028, 0x2029)
+	return rs
+}
+
+// injection is a line the GitHub Actions runner would take for workflow
+// commands, were it printed raw after a line break.
+const injection = "\n::warning::injected\n  ::error::injected\n##[error]injected\n"
+
+// hostileProgram declares a duplicate step name holding every hostile
+// character (written as escapes, so the decoded name holds them raw) and a
+// string token holding raw control characters where a name is expected.
+func hostileProgram(withErrors bool) string {
+	var name strings.Builder
+	for _, r := range hostileRunes() {
+		fmt.Fprintf(&name, `\u%04x`, r)
+	}
+	name.WriteString(strings.NewReplacer("\n", `\n`).Replace(injection))
+	once := "      Workflow.Once(\"" + name.String() + "\") { Mail.Send(); }\n"
+	src := "workflow W {\n  Initial = A;\n  event Go();\n  state A {\n    subscribe Go() as Work;\n    on Work {\n" + once
+	if withErrors {
+		src += once
+	}
+	src += "      goto Done;\n      Mail.Send();\n    }\n  }\n  terminal Done { }\n}\n" // a fixable warning
+	if withErrors {
+		src += "enum E { \"\x1b]0;title\x07\x1b[2J\u202e\u0085\x7f\" }\n"
+	}
+	return src
+}
+
+// hostileFileName holds every hostile character a file name can (not NUL),
+// a byte that is not UTF-8, and the injection.
+func hostileFileName() string {
+	var b strings.Builder
+	b.WriteString("x")
+	for _, r := range hostileRunes() {
+		if r != 0 {
+			b.WriteRune(r)
+		}
+	}
+	b.WriteString("\xff" + injection + ".wf")
+	return b.String()
+}
+
+var command = regexp.MustCompile(`^(::[A-Za-z]|##\[)`)
+
+var ansiSGR = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// assertSafe fails when out holds a hostile character raw or a line that
+// reads as a workflow command (github: a line that is not one annotation).
+func assertSafe(t *testing.T, what string, out []byte, format string) {
+	t.Helper()
+	s := string(out)
+	if format == "color" {
+		s = ansiSGR.ReplaceAllString(s, "") // wfc's own colors
+	}
+	if !utf8.ValidString(s) {
+		t.Errorf("%s: output is not UTF-8", what)
+	}
+	for i, r := range s {
+		if r != '\n' && (r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x061c || r == 0x200e || r == 0x200f ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029) {
+			t.Errorf("%s: raw U+%04X at byte %d: %q", what, r, i, s[max(0, i-40):min(len(s), i+40)])
+			return
+		}
+	}
+	if s == "" {
+		return
+	}
+	// A diagnostic, or a path that could not be read (title=wfc, no region).
+	annotation := regexp.MustCompile(`^::(error|warning) file=[^:,]*,(line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=WF\d{3}|title=wfc)::`)
+	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		trimmed := strings.TrimLeft(line, " \t")
+		if format == "github" && strings.HasPrefix(what, "stdout") {
+			if !annotation.MatchString(line) {
+				t.Errorf("%s: a line that is not one annotation: %q", what, line)
+			}
+			continue
+		}
+		// `::` and a name is a command; the `:::` of a related location
+		// in another file is not (the runner finds no command name).
+		if command.MatchString(trimmed) {
+			t.Errorf("%s: a line reads as a workflow command: %q", what, line)
+		}
+	}
+}
+
+// TestNoInjection feeds every hostile character and a workflow-command line
+// through every format, on standard output and standard error: in names
+// decoded from string escapes, raw in a string token, in file names (found
+// by walking a directory, named on the command line, missing, given as
+// --stdin-filename), and in --fix's notes and --diff's headers.
+func TestNoInjection(t *testing.T) {
+	dir := t.TempDir()
+	hostile := hostileFileName()
+	for _, name := range []string{hostile, "::warning::injected.wf", "##[error]injected.wf"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(hostileProgram(true)), 0o644); err != nil {
+			t.Skipf("the file system refuses the name: %v", err)
+		}
+	}
+	valid := filepath.Join(t.TempDir(), hostile)
+	if err := os.WriteFile(valid, []byte(hostileProgram(false)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing"+hostile)
+	t.Chdir(dir) // relative names start the lines of text output
+	runs := [][]string{
+		{"check", "--format", "text", "--color", "never", "."},
+		{"check", "--format", "text", "--color", "always", "."},
+		{"check", "--format", "json", "."},
+		{"check", "--format", "sarif", "."},
+		{"check", "--format", "github", "."},
+		{"check", "--format", "github", "::warning::injected.wf", hostile, missing},
+		{"check", "--format", "text", "--color", "never", "::warning::injected.wf", "##[error]injected.wf"},
+		{"check", "--format", "github", "--stdin-filename", hostile, "-"},
+		{"check", "--format", "text", "--stdin-filename", "::error::x" + injection, "-"},
+		{"check", "--fix", "--format", "github", "."},
+		{"check", "--fix", "--diff", valid},
+		{"check", "--fix", "--format", "github", valid},
+		{"check", "--format", "github", "--" + injection},
+		{"schedule", valid},
+		{"schedule", "--format", "json", valid},
+		{"schedule", "."},
+	}
+	for _, args := range runs {
+		var stdout, stderr bytes.Buffer
+		code := run(args, strings.NewReader(hostileProgram(true)), &stdout, &stderr)
+		format := "text"
+		for i, a := range args {
+			if a == "--format" {
+				format = args[i+1]
+			}
+			if a == "always" {
+				format = "color"
+			}
+		}
+		what := fmt.Sprintf("wfc %q (exit %d)", args, code)
+		if stdout.Len()+stderr.Len() == 0 {
+			t.Errorf("%s: no output", what)
+		}
+		assertSafe(t, "stdout of "+what, stdout.Bytes(), format)
+		assertSafe(t, "stderr of "+what, stderr.Bytes(), format)
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/settings"
+)
+
+// settingsFlags are --disable and --error, which apply on top of each
+// file's wfc.json.
+type settingsFlags struct {
+	disable, error []string
+}
+
+func (f *settingsFlags) register(fl *pflag.FlagSet) {
+	fl.StringSliceVar(&f.disable, "disable", nil, "warnings not to report, comma-separated (WF203,WF312); on top of wfc.json")
+	fl.StringSliceVar(&f.error, "error", nil, "warnings to report as errors, comma-separated (WF201); on top of wfc.json")
+}
+
+// parse validates the flags: catalogued warnings, none named by both.
+func (f *settingsFlags) parse() (diag.Settings, error) {
+	s := diag.Settings{Disable: map[string]bool{}, Error: map[string]bool{}}
+	for _, x := range []struct {
+		flag  string
+		codes []string
+		into  map[string]bool
+	}{{"--disable", f.disable, s.Disable}, {"--error", f.error, s.Error}} {
+		codes, err := settings.ParseCodes(strings.Join(x.codes, ","))
+		if err != nil {
+			return s, fmt.Errorf("%s: %v", x.flag, err)
+		}
+		for _, c := range codes {
+			x.into[c] = true
+		}
+	}
+	for c := range s.Disable {
+		if s.Error[c] {
+			return s, fmt.Errorf("%s is given to both --disable and --error; give it to one", c)
+		}
+	}
+	return s, nil
+}
+
+// applySettings finds the wfc.json that governs each loaded file, applies
+// the flags on top, and keeps the result for the pipeline. A settings file
+// that cannot be read or is invalid is a problem of the run (exit 2),
+// named once; its files are checked without it.
+func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
+	finder := settings.NewFinder()
+	bad := map[string]bool{}
+	per := make(map[string]diag.Settings, len(l.order))
+	for _, name := range l.order {
+		s, path, err := finder.For(name)
+		if err != nil {
+			if !bad[path] {
+				bad[path] = true
+				l.notify(stderr, path, err.Error())
+			}
+			s = diag.Settings{}
+		}
+		per[name] = settings.Override(s, over)
+	}
+	l.settings = func(file string) diag.Settings { return per[file] }
+}

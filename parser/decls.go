@@ -1,0 +1,341 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// Declarations, members and items: each piece the splitter cut is parsed
+// here, by participle for its contents and by hand for the shells of
+// workflows and states.
+
+// chunkParser parses one top-level chunk and collects its diagnostics.
+type chunkParser struct {
+	*fileParser
+	start int // byte offset where the chunk starts
+	diags diag.List
+}
+
+type chunkResult struct {
+	decl  ast.Decl
+	diags []diag.Diagnostic
+}
+
+// parseTopChunk parses one top-level chunk. A panic inside participle (a bug,
+// never expected) is reported as a diagnostic rather than crashing wfc.
+func (fp *fileParser) parseTopChunk(s span) (res chunkResult) {
+	cp := &chunkParser{fileParser: fp, start: int(fp.toks[s.lo].Off)}
+	defer func() {
+		if r := recover(); r != nil {
+			cp.syntax(fp.tokRange(s.lo), fmt.Sprintf("wfc could not parse this declaration (internal error: %v); please report it", r))
+			res = chunkResult{diags: cp.diags.Items}
+		}
+	}()
+	var d ast.Decl
+	switch {
+	case fp.is(s.lo, "enum"):
+		d = cp.parseEnum(s)
+	case fp.is(s.lo, "entity") || fp.is(s.lo, "["):
+		d = cp.parseEntity(s)
+	case fp.is(s.lo, "workflow"):
+		d = cp.parseWorkflow(s)
+	default:
+		cp.syntax(fp.tokRange(s.lo), "unexpected "+fp.describe(s.lo)+": expected a declaration (`enum`, `entity` or `workflow`)")
+	}
+	return chunkResult{decl: d, diags: cp.diags.Items}
+}
+
+// checkNesting reports and returns false when tokens [lo, hi) nest deeper
+// than MaxNesting (brackets, and prefix operators, which also recurse).
+func (cp *chunkParser) checkNesting(s span) bool {
+	var open brackets
+	unary := 0
+	for i := s.lo; i < s.hi; i++ {
+		t := cp.toks[i]
+		switch {
+		case t.Kind != lexer.Punct:
+			unary = 0
+		case cp.track(&open, i) != 0:
+			unary = 0
+		case t.End-t.Off == 1 && (cp.src[t.Off] == '!' || cp.src[t.Off] == '-'):
+			unary++
+		default:
+			unary = 0
+		}
+		if open.depth()+unary > MaxNesting {
+			cp.syntax(cp.tokRange(i), fmt.Sprintf("nesting is deeper than %d levels here: wfc stops parsing this declaration; flatten the expression", MaxNesting))
+			return false
+		}
+	}
+	return true
+}
+
+// nameAfter returns token i as an identifier if it is one.
+func (cp *chunkParser) ident(i int) *ast.Ident {
+	if i < len(cp.toks) && cp.kind(i) == lexer.Ident {
+		return &ast.Ident{Range: cp.tokRange(i), Name: cp.text(i)}
+	}
+	return nil
+}
+
+func (cp *chunkParser) parseEnum(s span) ast.Decl {
+	e := &ast.Enum{File: cp.file, Range: cp.spanRange(s.lo, s.hi)}
+	e.Name = cp.ident(s.lo + 1)
+	if !cp.checkNesting(s) {
+		e.Bad = true
+		return cp.declOrNil(e, e.Name)
+	}
+	g, err := getParsers().enum.ParseFromLexer(cp.stream(s))
+	if err != nil {
+		cp.reportParse(err, s, "enum")
+		e.Bad = true
+	}
+	if err == nil {
+		// The grammar accepts `A, , B` so that a trailing comma needs no
+		// backtracking; an empty member is reported here.
+		for i := s.lo + 1; i+1 < s.hi; i++ {
+			if cp.is(i, ",") && cp.is(i+1, ",") {
+				cp.syntax(cp.tokRange(i+1), "expected an enum member name or `}` after `,`, found `,`")
+				e.Bad = true
+				break
+			}
+		}
+	}
+	if g != nil {
+		for _, m := range g.Members {
+			if id := cp.name(m); id != nil {
+				e.Members = append(e.Members, id)
+			}
+		}
+	}
+	return cp.declOrNil(e, e.Name)
+}
+
+// declOrNil returns d unless it has no name to declare.
+func (cp *chunkParser) declOrNil(d ast.Decl, name *ast.Ident) ast.Decl {
+	if name == nil {
+		return nil
+	}
+	return d
+}
+
+func (cp *chunkParser) parseEntity(s span) ast.Decl {
+	e := &ast.Entity{File: cp.file, Range: cp.spanRange(s.lo, s.hi)}
+	for i := s.lo; i < s.hi; i++ {
+		if cp.is(i, "entity") {
+			e.Name = cp.ident(i + 1)
+			break
+		}
+	}
+	if !cp.checkNesting(s) {
+		e.Bad = true
+		return cp.declOrNil(e, e.Name)
+	}
+	g, err := getParsers().entity.ParseFromLexer(cp.stream(s))
+	if err != nil {
+		e.Bad = true
+		// Recover member by member; if the shape is too broken to split,
+		// report participle's one error.
+		if cp.salvageEntity(s, e) {
+			return cp.declOrNil(e, e.Name)
+		}
+		cp.reportParse(err, s, "entity")
+	}
+	if g != nil {
+		cp.convEntity(g, e)
+	}
+	return cp.declOrNil(e, e.Name)
+}
+
+// body splits the `{ … }` opened at token open into members and parses each
+// with parse; it reports a missing `}` (returning -1) and anything between
+// the `}` and hi (the rest of the chunk). what names the container ("state
+// `S`"); after completes the message about what follows it.
+func (cp *chunkParser) body(open, hi int, starts func(string) bool, what, after string, parse func(span)) int {
+	members, closeAt := cp.splitBody(open+1, hi, starts)
+	for _, m := range members {
+		parse(m)
+	}
+	if closeAt >= hi {
+		cp.unclosed(openBracket{'{', open}, "expected `}` to close "+what+", found "+cp.describe(hi), cp.errRange(hi), what)
+		return -1
+	}
+	if closeAt+1 < hi {
+		cp.syntax(cp.errRange(closeAt+1), "unexpected "+cp.describe(closeAt+1)+" "+after)
+	}
+	return closeAt
+}
+
+// parseWorkflow parses `workflow Name { members }` by hand and each member
+// with participle.
+func (cp *chunkParser) parseWorkflow(s span) ast.Decl {
+	w := &ast.Workflow{File: cp.file, Range: cp.spanRange(s.lo, s.hi)}
+	w.Name = cp.ident(s.lo + 1)
+	if w.Name == nil {
+		cp.syntax(cp.errRange(s.lo+1), "expected the workflow's name after `workflow`, found "+cp.describe(s.lo+1))
+		return nil
+	}
+	open := s.lo + 2
+	if open >= s.hi || !cp.is(open, "{") {
+		cp.syntax(cp.errRange(min(open, s.hi)), "expected `{` after `workflow "+w.Name.Name+"`, found "+cp.describe(min(open, s.hi)))
+		w.Bad = true
+		return w
+	}
+	closeAt := cp.body(open, s.hi, workflowMemberStart, "workflow `"+w.Name.Name+"`",
+		"after the end of workflow `"+w.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)",
+		func(m span) { cp.parseWorkflowMember(w, m) })
+	if closeAt < 0 {
+		w.Bad = true
+	} else {
+		w.Range = cp.spanRange(s.lo, closeAt+1)
+	}
+	return w
+}
+
+func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
+	if cp.is(m.lo, "state") || cp.is(m.lo, "terminal") {
+		if st := cp.parseState(m); st != nil {
+			w.States = append(w.States, st)
+			if st.Bad {
+				w.Bad = true
+			}
+		} else {
+			w.Bad = true
+		}
+		return
+	}
+	if !cp.checkNesting(m) {
+		w.Bad = true
+		cp.salvageMember(w, m)
+		return
+	}
+	g, err := getParsers().member.ParseFromLexer(cp.stream(m))
+	if err != nil {
+		what := "workflow member"
+		if cp.is(m.lo, "event") {
+			what = "event"
+		} else if cp.kind(m.lo) == lexer.Ident {
+			what = "setting"
+		}
+		cp.reportParse(err, m, what)
+		w.Bad = true
+		cp.salvageMember(w, m)
+		return
+	}
+	switch {
+	case g.Event != nil:
+		w.Events = append(w.Events, cp.convEvent(g.Event))
+	case g.Setting != nil:
+		w.Settings = append(w.Settings, cp.convSetting(g.Setting))
+	}
+}
+
+// parseState parses `state|terminal [error] Name { items }` by hand and each
+// item with participle.
+func (cp *chunkParser) parseState(m span) *ast.State {
+	st := &ast.State{Range: cp.spanRange(m.lo, m.hi)}
+	i := m.lo + 1
+	kw := "state"
+	if cp.is(m.lo, "terminal") {
+		kw = "terminal"
+		st.Kind = ast.Terminal
+		if i < m.hi && cp.kind(i) == lexer.Ident && cp.text(i) == "error" && i+1 < m.hi && cp.kind(i+1) == lexer.Ident {
+			st.Kind = ast.TerminalError
+			kw = "terminal error"
+			i++
+		}
+	}
+	st.Name = cp.ident(i)
+	if i >= m.hi || st.Name == nil {
+		cp.syntax(cp.errRange(min(i, m.hi)), "expected a state name after `"+kw+"`, found "+cp.describe(min(i, m.hi)))
+		return nil
+	}
+	open := i + 1
+	if open >= m.hi || !cp.is(open, "{") {
+		cp.syntax(cp.errRange(min(open, m.hi)), "expected `{` after `"+kw+" "+st.Name.Name+"`, found "+cp.describe(min(open, m.hi)))
+		st.Bad = true
+		return st
+	}
+	closeAt := cp.body(open, m.hi, stateItemStart, "state `"+st.Name.Name+"`",
+		"after state `"+st.Name.Name+"`: expected a workflow member (`Name = value;`, `event`, `state` or `terminal`)",
+		func(it span) { cp.parseStateItem(st, it) })
+	if closeAt < 0 {
+		st.Bad = true
+	} else {
+		st.Range = cp.spanRange(m.lo, closeAt+1)
+	}
+	return st
+}
+
+func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
+	if cp.misplacedMilestone(st, it) {
+		st.Bad = true
+		return
+	}
+	if cp.checkNesting(it) {
+		g, err := getParsers().stateItem.ParseFromLexer(cp.stream(it))
+		if err == nil {
+			switch {
+			case g.Subscribe != nil:
+				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g.Subscribe))
+			case g.Handler != nil:
+				st.Handlers = append(st.Handlers, cp.convHandler(g.Handler))
+			case g.Setting != nil:
+				st.Settings = append(st.Settings, cp.convSetting(g.Setting))
+			}
+			return
+		}
+		if cp.salvageStateItem(st, it) {
+			return
+		}
+		what := "state item"
+		switch {
+		case cp.is(it.lo, "subscribe"):
+			what = "subscription"
+		case cp.is(it.lo, "on"):
+			what = "handler"
+		case cp.kind(it.lo) == lexer.Ident:
+			what = "setting"
+		}
+		cp.reportParse(err, it, what)
+	}
+	st.Bad = true
+	cp.declareStateItem(st, it)
+}
+
+// misplacedMilestone reports a milestone written directly in a state
+// (`Finished { … }` without its `subscribe`) as one error, rather than as a
+// setting without `=` and an unknown setting.
+func (cp *chunkParser) misplacedMilestone(st *ast.State, it span) bool {
+	if cp.kind(it.lo) != lexer.Ident || it.lo+1 >= it.hi || !cp.isPunct(it.lo+1, "{") {
+		return false
+	}
+	name := cp.text(it.lo)
+	for _, kind := range [...]string{"Assigned", "Finished"} {
+		if keywordDistance(name, strings.ToLower(kind)) < 3 {
+			cp.syntax(cp.tokRange(it.lo), "milestone `"+name+"` cannot stand directly in state `"+st.Name.Name+
+				"`: a milestone hangs off a subscription, as in `subscribe Event(…) { "+kind+" { … } }` in this state")
+			return true
+		}
+	}
+	return false
+}
+
+// parseParams parses the parameter list that is exactly span ps.
+func (cp *chunkParser) parseParams(ps span) (*ast.Params, error) {
+	var g params
+	lex := cp.stream(ps)
+	if err := g.Parse(lex); err != nil {
+		return nil, err
+	}
+	if t := lex.Peek(); !t.EOF() {
+		return nil, &participle.UnexpectedTokenError{Unexpected: *t}
+	}
+	return (*ast.Params)(&g), nil
+}

@@ -1,0 +1,299 @@
+package parser
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2"
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// Expressions (values of settings, conditions, the `Backoff…` and
+// `TimeSpan…` chains, calls in statements) are parsed by hand inside the
+// grammar: expr and postfix are participle Parseable nodes that build
+// package ast's expressions directly. Expressions are where participle's
+// cost per token is highest (a struct and a branch per precedence level and
+// per suffix), and where a hand parser knows exactly what it expected, so
+// its errors carry their message (expectError).
+
+// expr is a full expression: binary operators with the grammar's precedence
+// (`||` < `&&` < comparisons, which do not chain), prefix `!` and `-`,
+// selectors, calls and literals.
+type expr struct {
+	X    ast.Expr
+	Soft []softError // reported by the caller; the tree is still built
+}
+
+// postfix is a name with selectors and calls: what a statement starts with.
+type postfix struct {
+	X    ast.Expr
+	Soft []softError
+}
+
+// softError is a mistake the expression parser reports without stopping.
+// With Quote, the message ends with the source text of Range.
+type softError struct {
+	Range diag.Range
+	Msg   string
+	Quote bool
+}
+
+// expectError is a syntax error whose expectation is known where it arises.
+type expectError struct {
+	at    plexer.Token // the unexpected token
+	want  string       // what was expected there
+	after string       // the token it follows, quoted
+}
+
+func (e *expectError) Error() string             { return e.Message() }
+func (e *expectError) Position() plexer.Position { return e.at.Pos }
+func (e *expectError) Message() string           { return "expected " + e.want + " after " + e.after }
+
+// Parse implements participle.Parseable. It declines (NextMatch) when the
+// first token cannot start an expression, so optional and repeated
+// expressions work as grammar nodes.
+func (e *expr) Parse(lex *plexer.PeekingLexer) error {
+	p := exprParser{lex: lex}
+	if !p.startsValue() {
+		return participle.NextMatch
+	}
+	x, err := p.binary(1)
+	e.X, e.Soft = x, p.soft
+	return err
+}
+
+// Parse implements participle.Parseable.
+func (e *postfix) Parse(lex *plexer.PeekingLexer) error {
+	p := exprParser{lex: lex}
+	if !p.isKind(p.lex.Peek(), lexer.Ident) {
+		return participle.NextMatch
+	}
+	x, err := p.postfix()
+	e.X, e.Soft = x, p.soft
+	return err
+}
+
+// exprParser reads one expression from participle's token stream. Nesting
+// is bounded before parsing starts (checkNesting), so recursion is too.
+type exprParser struct {
+	lex  *plexer.PeekingLexer
+	last plexer.Token // the last token consumed
+	soft []softError
+}
+
+func (p *exprParser) next() plexer.Token {
+	p.last = *p.lex.Next()
+	return p.last
+}
+
+func (p *exprParser) isKind(t *plexer.Token, k lexer.Kind) bool {
+	return t.Type == lexer.TokenType(k) || t.Type == badLiteral(k)
+}
+
+func (p *exprParser) isPunct(t *plexer.Token, s string) bool {
+	return t.Type == lexer.TokenType(lexer.Punct) && t.Value == s
+}
+
+// fail is the error for the next token, when want was expected.
+func (p *exprParser) fail(want string) error {
+	return &expectError{at: *p.lex.Peek(), want: want, after: "`" + shorten(p.last.Value) + "`"}
+}
+
+// startsValue reports whether the next token can start an operand.
+func (p *exprParser) startsValue() bool {
+	t := p.lex.Peek()
+	switch {
+	case p.isKind(t, lexer.Ident), p.isKind(t, lexer.Int), p.isKind(t, lexer.Decimal), p.isKind(t, lexer.String):
+		return true
+	case t.Type == lexer.TokenType(lexer.Keyword):
+		return t.Value == "true" || t.Value == "false"
+	}
+	return p.isPunct(t, "(") || p.isPunct(t, "!") || p.isPunct(t, "-")
+}
+
+// precedence of a binary operator of the grammar, 0 for any other token.
+func precedence(t *plexer.Token) int {
+	if t.Type != lexer.TokenType(lexer.Punct) {
+		return 0
+	}
+	switch t.Value {
+	case "||":
+		return 1
+	case "&&":
+		return 2
+	case "==", "!=", "<", "<=", ">", ">=":
+		return 3
+	}
+	return 0
+}
+
+// binary parses operands joined by operators of precedence min or more
+// (precedence climbing; left associative).
+func (p *exprParser) binary(min int) (ast.Expr, error) {
+	x, err := p.unary()
+	if err != nil {
+		return x, err
+	}
+	for {
+		prec := precedence(p.lex.Peek())
+		if prec < min {
+			return x, nil
+		}
+		op := p.next().Value
+		y, err := p.binary(prec + 1)
+		if y != nil {
+			x = &ast.Binary{Range: diag.Range{Start: x.Pos(), End: y.End()}, Op: op, X: x, Y: y}
+		}
+		if err != nil {
+			return x, err
+		}
+		if prec == 3 && precedence(p.lex.Peek()) == 3 {
+			next := p.lex.Peek().Value
+			p.soft = append(p.soft, softError{y.Rng(),
+				"comparisons do not chain: `a " + op + " b " + next + " c` needs `&&`, as in `a " + op + " b && b " + next + " c`", false})
+		}
+	}
+}
+
+// unary parses prefix operators before a postfix expression.
+func (p *exprParser) unary() (ast.Expr, error) {
+	t := p.lex.Peek()
+	if !p.isPunct(t, "!") && !p.isPunct(t, "-") {
+		return p.postfix()
+	}
+	op := p.next()
+	if !p.startsValue() {
+		return nil, p.fail("a value")
+	}
+	x, err := p.unary()
+	if x == nil {
+		return nil, err
+	}
+	return &ast.Unary{Range: diag.Range{Start: start(op), End: x.End()}, Op: op.Value, X: x}, err
+}
+
+// postfix parses an operand followed by `.Name` and `(args)` suffixes.
+func (p *exprParser) postfix() (ast.Expr, error) {
+	x, err := p.primary()
+	for err == nil {
+		switch t := p.lex.Peek(); {
+		case p.isPunct(t, "."):
+			p.next()
+			if !p.isKind(p.lex.Peek(), lexer.Ident) {
+				return x, p.fail("a name")
+			}
+			sel := ident(p.next())
+			x = &ast.Selector{Range: diag.Range{Start: x.Pos(), End: sel.End()}, X: x, Sel: sel}
+		case p.isPunct(t, "("):
+			x, err = p.call(x)
+		default:
+			return x, nil
+		}
+	}
+	return x, err
+}
+
+// call parses `(args)` after fun.
+func (p *exprParser) call(fun ast.Expr) (ast.Expr, error) {
+	lp := p.next()
+	c := &ast.Call{Fun: fun, Lparen: start(lp)}
+	for !p.isPunct(p.lex.Peek(), ")") {
+		if len(c.Args) > 0 {
+			if !p.isPunct(p.lex.Peek(), ",") {
+				return nil, p.fail("`,` or `)`")
+			}
+			p.next()
+		}
+		if !p.startsValue() {
+			if len(c.Args) == 0 {
+				return nil, p.fail("an argument or `)`")
+			}
+			return nil, p.fail("a value")
+		}
+		a, err := p.arg()
+		if err != nil {
+			return nil, err
+		}
+		c.Args = append(c.Args, a)
+	}
+	c.Range = diag.Range{Start: fun.Pos(), End: end(p.next())}
+	return c, nil
+}
+
+// arg parses `value` or `label: value`.
+func (p *exprParser) arg() (*ast.Arg, error) {
+	first, err := p.binary(1)
+	if err != nil || !p.isPunct(p.lex.Peek(), ":") {
+		if first == nil {
+			return nil, err
+		}
+		return &ast.Arg{Range: diag.Range{Start: first.Pos(), End: first.End()}, Value: first}, err
+	}
+	p.next()
+	if !p.startsValue() {
+		return nil, p.fail("a value")
+	}
+	v, err := p.binary(1)
+	if err != nil {
+		return nil, err
+	}
+	n, ok := first.(*ast.Name)
+	if !ok {
+		p.soft = append(p.soft, softError{diag.Range{Start: first.Pos(), End: first.End()},
+			"an argument label must be a plain name, as in `retry: …`; found ", true})
+		return &ast.Arg{Range: diag.Range{Start: v.Pos(), End: v.End()}, Value: v}, nil
+	}
+	return &ast.Arg{Range: diag.Range{Start: first.Pos(), End: v.End()}, Label: &ast.Ident{Range: n.Range, Name: n.Name}, Value: v}, nil
+}
+
+// primary parses a literal, a name or a parenthesised expression.
+func (p *exprParser) primary() (ast.Expr, error) {
+	if !p.startsValue() {
+		return nil, p.fail("a value")
+	}
+	t := p.next()
+	r := diag.Range{Start: start(t), End: end(t)}
+	bad := t.Type <= badLiteral(lexer.EOF)
+	switch {
+	case p.isKind(&t, lexer.Int):
+		v, _ := strconv.ParseInt(t.Value, 10, 64)
+		return &ast.IntLit{Range: r, Text: t.Value, Value: v, Bad: bad}, nil
+	case p.isKind(&t, lexer.Decimal):
+		return &ast.DecimalLit{Range: r, Text: t.Value, Bad: bad}, nil
+	case p.isKind(&t, lexer.String):
+		return &ast.StringLit{Range: r, Value: lexer.Unquote(t.Value), Bad: bad}, nil
+	case p.isKind(&t, lexer.Ident):
+		return &ast.Name{Range: r, Name: t.Value}, nil
+	case t.Type == lexer.TokenType(lexer.Keyword):
+		return &ast.BoolLit{Range: r, Value: t.Value == "true"}, nil
+	}
+	// `(` expression `)`
+	if !p.startsValue() {
+		return nil, p.fail("a value")
+	}
+	x, err := p.binary(1)
+	if err != nil {
+		return nil, err
+	}
+	if !p.isPunct(p.lex.Peek(), ")") {
+		return nil, p.fail("`)`")
+	}
+	return &ast.Paren{Range: diag.Range{Start: r.Start, End: end(p.next())}, X: x}, nil
+}
+
+// start and end are a token's range ends; columns count code points.
+func start(t plexer.Token) diag.Pos {
+	return diag.MakePos(t.Pos.Line, t.Pos.Column, t.Pos.Offset)
+}
+
+func end(t plexer.Token) diag.Pos {
+	return diag.MakePos(t.Pos.Line, t.Pos.Column+utf8.RuneCountInString(t.Value), t.Pos.Offset+len(t.Value))
+}
+
+func ident(t plexer.Token) *ast.Ident {
+	return &ast.Ident{Range: diag.Range{Start: start(t), End: end(t)}, Name: t.Value}
+}

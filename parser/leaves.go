@@ -1,0 +1,136 @@
+package parser
+
+import (
+	"github.com/alecthomas/participle/v2"
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// Leaves of the grammar read by hand, like expressions (expr.go): a type,
+// a parameter list and an attribute list. Each is a participle Parseable
+// whose value is the ast node itself, so none of them is written twice
+// (once as a grammar struct, once as an ast type), and each reports what it
+// expected where it knows it.
+
+// typeRef is `Name` or `Name?`.
+type typeRef ast.TypeRef
+
+// Parse implements participle.Parseable.
+func (t *typeRef) Parse(lex *plexer.PeekingLexer) error {
+	p := exprParser{lex: lex}
+	if !p.isKind(lex.Peek(), lexer.Ident) {
+		return participle.NextMatch
+	}
+	*t = typeRef(*p.typeRef())
+	return nil
+}
+
+func (p *exprParser) typeRef() *ast.TypeRef {
+	n := ident(p.next())
+	tr := &ast.TypeRef{Range: n.Range, Name: n}
+	if p.isPunct(p.lex.Peek(), "?") {
+		tr.Optional = true
+		tr.Range.End = end(p.next())
+	}
+	return tr
+}
+
+// params is `(Type name, …)`.
+type params ast.Params
+
+// Parse implements participle.Parseable.
+func (ps *params) Parse(lex *plexer.PeekingLexer) error {
+	p := exprParser{lex: lex}
+	if !p.isPunct(lex.Peek(), "(") {
+		return participle.NextMatch
+	}
+	lp := p.next()
+	ps.Range.Start = start(lp)
+	for !p.isPunct(lex.Peek(), ")") {
+		if len(ps.List) > 0 {
+			if !p.isPunct(lex.Peek(), ",") {
+				return p.fail("`,` or `)`")
+			}
+			p.next()
+		}
+		if !p.isKind(lex.Peek(), lexer.Ident) {
+			return p.fail("a parameter (`Type name`) or `)`")
+		}
+		tr := p.typeRef()
+		if !p.isKind(lex.Peek(), lexer.Ident) {
+			return &expectError{at: *lex.Peek(), want: "a name", after: "the type `" + tr.Name.Name + "`"}
+		}
+		n := ident(p.next())
+		ps.List = append(ps.List, &ast.Param{Range: diag.Range{Start: tr.Range.Start, End: n.End()}, Type: tr, Name: n})
+	}
+	ps.Range.End = end(p.next())
+	return nil
+}
+
+// attrList is `[Name, Name(args), …]`.
+type attrList struct {
+	List []*ast.Attr
+	Soft []softError
+}
+
+// Parse implements participle.Parseable.
+func (l *attrList) Parse(lex *plexer.PeekingLexer) error {
+	p := exprParser{lex: lex}
+	if !p.isPunct(lex.Peek(), "[") {
+		return participle.NextMatch
+	}
+	p.next()
+	for {
+		if !p.isKind(lex.Peek(), lexer.Ident) {
+			return p.fail("an attribute name")
+		}
+		a, err := p.attr()
+		if a != nil {
+			l.List = append(l.List, a)
+		}
+		l.Soft = p.soft
+		if err != nil {
+			return err
+		}
+		if p.isPunct(lex.Peek(), "]") {
+			p.next()
+			return nil
+		}
+		if !p.isPunct(lex.Peek(), ",") {
+			return p.fail("`,` or `]`")
+		}
+		p.next()
+	}
+}
+
+// attr is one attribute: a name, with arguments or without.
+func (p *exprParser) attr() (*ast.Attr, error) {
+	n := ident(p.next())
+	a := &ast.Attr{Range: n.Range, Name: n}
+	if !p.isPunct(p.lex.Peek(), "(") {
+		return a, nil
+	}
+	a.HasArgs = true
+	p.next()
+	for !p.isPunct(p.lex.Peek(), ")") {
+		if len(a.Args) > 0 {
+			if !p.isPunct(p.lex.Peek(), ",") {
+				return nil, p.fail("`,` or `)`")
+			}
+			p.next()
+		}
+		if !p.startsValue() {
+			return nil, p.fail("a value")
+		}
+		x, err := p.binary(1)
+		if err != nil {
+			return nil, err
+		}
+		a.Args = append(a.Args, x)
+	}
+	a.Range.End = end(p.next())
+	return a, nil
+}

@@ -1,0 +1,245 @@
+package parser
+
+import (
+	"sort"
+	"strings"
+
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// Messages for the two mistakes whose place is not where participle stops:
+// a missing `;` (reported right after the token that needs it) and a bracket
+// left open (reported with the opening bracket as related location).
+//
+// syntax and reportable decide whether an error has a cause of its own.
+
+// syntax reports a WF001, unless reportable says it is a consequence.
+func (cp *chunkParser) syntax(r diag.Range, msg string) {
+	if cp.reportable(r) {
+		cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
+	}
+}
+
+// reportable reports whether a syntax error at r has a cause of its own: not
+// when an unterminated string or comment at or before it in the same
+// declaration swallowed text (its WF002 is the root cause), nor right after
+// bytes the lexer dropped (WF003). Both lookups are binary searches, so a
+// file of many errors and many unterminated strings stays linear.
+func (cp *chunkParser) reportable(r diag.Range) bool {
+	at := int(r.Start.Offset)
+	if k := sort.SearchInts(cp.unterminated, cp.start); k < len(cp.unterminated) && cp.unterminated[k] <= at {
+		return false
+	}
+	// A token right after a literal reported as malformed (`1e-400` lexes
+	// as `1e` then `-400`): the WF004 there is the root cause.
+	if i := cp.indexAt(at); i > 0 && cp.toks[i-1].Bad && int(cp.toks[i-1].End) == at {
+		return false
+	}
+	if len(cp.gaps) > 0 {
+		i := cp.indexAt(at)
+		prevEnd := 0
+		if i > 0 {
+			prevEnd = int(cp.toks[i-1].End)
+		}
+		k := sort.SearchInts(cp.gaps, prevEnd)
+		if k < len(cp.gaps) && cp.gaps[k] <= at {
+			return false
+		}
+	}
+	return true
+}
+
+// reportParse turns a participle error into a WF001 in the language's words.
+func (cp *chunkParser) reportParse(err error, s span, what string) {
+	off := -1
+	msg := err.Error()
+	if pe, ok := err.(interface {
+		Position() plexer.Position
+		Message() string
+	}); ok {
+		off = pe.Position().Offset
+		msg = pe.Message()
+	}
+	i := s.hi
+	if off >= 0 {
+		if k := cp.indexAt(off); k < s.hi && int(cp.toks[k].Off) == off {
+			i = k
+		}
+	}
+	expect := ""
+	if k := strings.LastIndex(msg, "(expected "); k >= 0 && strings.HasSuffix(msg, ")") {
+		expect = msg[k+len("(expected ") : len(msg)-1]
+	}
+	var want, after string
+	if ee, ok := err.(*expectError); ok {
+		want, after = ee.want, ee.after
+	} else {
+		want, after = cp.expectation(i, s, expect, what)
+	}
+	if cp.reportUnclosed(i, s, want) {
+		return
+	}
+	if strings.HasPrefix(want, "`;`") && i > s.lo {
+		text := "expected " + want
+		if cp.kind(i-1) != lexer.Punct {
+			text += " after " + after
+		}
+		cp.missingSemicolon(i, text)
+		return
+	}
+	text := "expected " + want
+	if after != "" {
+		text += " after " + after
+	}
+	cp.syntax(cp.errRange(i), text+", found "+cp.describe(i))
+}
+
+// errRange is the range of token i, or an empty range where the file ends.
+func (cp *chunkParser) errRange(i int) diag.Range {
+	if cp.toks[i].Kind == lexer.EOF {
+		p := cp.startOf(i)
+		return diag.Range{Start: p, End: p}
+	}
+	return cp.tokRange(i)
+}
+
+// missingSemicolon reports a `;` missing before token i, right after token
+// i-1, with a fix that inserts it. The fix is machine-applicable when token
+// i plainly starts something new: it is on a later line, or it is `}` or a
+// keyword.
+func (cp *chunkParser) missingSemicolon(i int, msg string) {
+	at := cp.endOf(i - 1)
+	r := diag.Range{Start: at, End: at}
+	if !cp.reportable(r) {
+		return
+	}
+	sure := cp.toks[i].Kind == lexer.EOF || cp.toks[i].Line > cp.toks[i-1].Line ||
+		cp.isPunct(i, "}") || cp.kind(i) == lexer.Keyword
+	d := cp.diags.Errorf(cp.file.Name, r, "WF001", msg+", found "+cp.describe(i))
+	d.Fixes = []diag.Fix{{Title: "insert `;`", MachineApplicable: sure,
+		Edits: []diag.Edit{{File: cp.file.Name, Range: r, NewText: ";"}}}}
+}
+
+// reportUnclosed reports the innermost bracket still open at token i when
+// the piece s ended inside it (or, for a parenthesis, reached a token that
+// cannot stand inside one): the message names what is open, and the
+// opening bracket is the related location.
+func (cp *chunkParser) reportUnclosed(i int, s span, want string) bool {
+	open, ok := cp.openAt(s.lo, i)
+	if !ok {
+		return false
+	}
+	switch open.c {
+	case '{':
+		if i < s.hi {
+			return false
+		}
+	case '(':
+		if want != "`,` or `)`" || i < s.hi && !cp.isPunct(i, ";") && !cp.isPunct(i, "{") && !cp.isPunct(i, "}") {
+			return false
+		}
+	default:
+		return false
+	}
+	closer := map[byte]string{'{': "}", '(': ")"}[open.c]
+	owner := cp.owner(open)
+	cp.unclosed(open, "expected `"+closer+"` to close "+owner+", found "+cp.describe(i), cp.errRange(i), owner)
+	return true
+}
+
+// unclosed reports msg at r with the opening bracket as related location.
+func (cp *chunkParser) unclosed(open openBracket, msg string, r diag.Range, owner string) {
+	if !cp.reportable(r) {
+		return
+	}
+	d := cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
+	label := "this `" + string(open.c) + "` is never closed"
+	if open.c == '{' {
+		label = "this `{` of " + owner + " is never closed"
+	}
+	d.Related = []diag.Related{{File: cp.file.Name, Range: cp.tokRange(open.tok), Message: label}}
+}
+
+// owner names what the bracket at open belongs to, from the tokens before
+// it: "entity `Job`", "state `Draft`", "the parameters of event `Go`".
+func (cp *chunkParser) owner(open openBracket) string {
+	i := open.tok
+	if open.c == '[' {
+		return "the attribute list"
+	}
+	if open.c == '(' {
+		return cp.parenOwner(i)
+	}
+	if i > 0 && cp.isPunct(i-1, ")") {
+		if p := cp.matchingBack(i - 1); p > 0 {
+			return cp.headOwner(p-1, "the durable step")
+		}
+	}
+	if i > 0 && cp.kind(i-1) == lexer.Keyword {
+		return "`" + cp.word(i-1) + "`"
+	}
+	if i > 0 && cp.kind(i-1) == lexer.Ident {
+		return cp.headOwner(i-1, "`"+cp.text(i-1)+"`")
+	}
+	return "this block"
+}
+
+// headOwner names the piece whose name is token n: `state X`, `on X`…;
+// other when no keyword precedes it.
+func (cp *chunkParser) headOwner(n int, other string) string {
+	if n < 1 || cp.kind(n) != lexer.Ident {
+		return other
+	}
+	name := "`" + cp.text(n) + "`"
+	kw := cp.keywordAt(n - 1)
+	if n >= 2 && cp.text(n-1) == "error" && cp.is(n-2, "terminal") {
+		kw = "terminal"
+	}
+	switch kw {
+	case "enum", "entity", "workflow", "event":
+		return kw + " " + name
+	case "state", "terminal":
+		return "state " + name
+	case "on":
+		return "handler `on " + cp.text(n) + "`"
+	case "subscribe":
+		return "the subscription to " + name
+	case "as":
+		return "the subscription " + name
+	}
+	return other
+}
+
+// parenOwner names what the `(` at i opens.
+func (cp *chunkParser) parenOwner(i int) string {
+	h := cp.headOwner(i-1, "")
+	switch {
+	case h != "":
+		return "the parameters of " + h
+	case i > 0 && cp.kind(i-1) == lexer.Ident:
+		return "the arguments of `" + cp.text(i-1) + "`"
+	}
+	return "the parenthesis"
+}
+
+// matchingBack returns the index of the `(` matching the `)` at close, or -1.
+func (cp *chunkParser) matchingBack(close int) int {
+	depth := 0
+	for i := close; i >= 0; i-- {
+		switch cp.bracketAt(i) {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case '{', '}':
+			return -1
+		}
+	}
+	return -1
+}
