@@ -26,7 +26,7 @@ func shape(n ast.Node) []string {
 // ParseDecl re-parses one declaration alone to the same tree, with the
 // file's positions, and with the diagnostics of that declaration only.
 func TestParseDecl(t *testing.T) {
-	b, err := os.ReadFile("../testdata/examples/jobflow.wf")
+	b, err := os.ReadFile("../testdata/examples/jobflow/jobflow.wf")
 	if err != nil {
 		t.Fatal(err)
 	}

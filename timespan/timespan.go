@@ -13,7 +13,7 @@ import (
 )
 
 // Ticks is a duration in .NET TimeSpan ticks (100 ns), the unit and range
-// of LANGUAGE.md §4: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
+// of .NET's TimeSpan: ±10675199d2h48m5.4775807s is ±MaxInt64 ticks.
 type Ticks = int64
 
 // Tick units.
@@ -29,7 +29,7 @@ const (
 const MaxTicks Ticks = math.MaxInt64
 
 // Format prints a duration compactly, largest unit first, zero parts
-// left out (LANGUAGE.md §6): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
+// left out (docs/language.md, "Durations"): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
 func Format(t Ticks) string {
 	if t == 0 {
 		return "0s"
@@ -129,7 +129,12 @@ func Parse(s string) (Ticks, error) {
 		}
 		total.Add(total, n.Mul(n, new(big.Rat).SetInt64(unit)))
 	}
-	q := new(big.Int).Quo(total.Num(), total.Denom())
+	// Round to the nearest tick, halves up, as TimeSpan literals round
+	// (durations here are never negative).
+	q, r := new(big.Int).QuoRem(total.Num(), total.Denom(), new(big.Int))
+	if r.Lsh(r, 1).Cmp(total.Denom()) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
 	if !q.IsInt64() {
 		return 0, fmt.Errorf("duration %q is beyond TimeSpan's range", orig)
 	}
