@@ -211,7 +211,8 @@ func statementsAfterGoto(c *checker, w *walk, n ast.Node) {
 }
 
 // subscriptionWithoutEffect: WF203, a subscription of a declared event with
-// neither a handler nor a milestone.
+// neither a handler nor a milestone. A handler whose WF105 names the
+// subscription as meant counts as its handler.
 func subscriptionWithoutEffect(c *checker, w *walk, n ast.Node) {
 	s, ok := n.(*ast.State)
 	if !ok || s.Bad || w.normalState() != s {
@@ -220,6 +221,11 @@ func subscriptionWithoutEffect(c *checker, w *walk, n ast.Node) {
 	handled := map[string]bool{}
 	for _, h := range s.Handlers {
 		handled[h.Name.Name] = true
+	}
+	if f := c.stFacts[s]; f != nil {
+		for slot := range f.meantSlots {
+			handled[slot] = true // a misspelled handler (WF105) answers it
+		}
 	}
 	for _, sub := range s.Subscribes {
 		_, known := w.wf.events[sub.Event.Name]

@@ -102,6 +102,7 @@ func (c *checker) workflow(w *ast.Workflow) {
 	// Workflow settings.
 	settings := c.newScope("setting")
 	var initial *ast.Setting
+	initialMeant := false // a setting misspelled for `Initial`
 	for _, s := range w.Settings {
 		if !settings.declare(s.Name) {
 			continue
@@ -116,11 +117,15 @@ func (c *checker) workflow(w *ast.Workflow) {
 		case "Initial":
 			initial = s
 		default:
-			c.report(s.Name.Range, diag.WF107, "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"}))
+			h := c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"})
+			c.report(s.Name.Range, diag.WF107, "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, h)
+			initialMeant = initialMeant || h.best == "Initial"
 		}
 	}
 	var initialState *ast.State
-	if initial == nil {
+	if initial == nil && initialMeant {
+		// Misspelled: WF107 says so, and no WF108 follows.
+	} else if initial == nil {
 		c.report(w.Name.Range, diag.WF108, "workflow `%s` has no `Initial` setting: add `Initial = StateName;` naming the state a run starts in", w.Name.Name)
 	} else if initial.Value != nil && !ast.HasBad(initial.Value) {
 		n, ok := ast.Unparen(initial.Value).(*ast.Name)
