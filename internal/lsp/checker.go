@@ -106,6 +106,8 @@ func (c *checker) stop() {
 	if c.cancel != nil {
 		c.cancel()
 	}
+	close(c.ready) // wake the requests waiting for a check that will not come
+	c.ready = make(chan struct{})
 }
 
 // run checks the current generation unless it is checked or being checked.
@@ -183,8 +185,12 @@ func (c *checker) snapshot(ctx context.Context) (*snapshot, error) {
 			c.mu.Unlock()
 			return sn, nil
 		}
+		if c.stopped {
+			c.mu.Unlock()
+			return nil, protocol.Errorf(protocol.CodeRequestFailed, "wfc lsp: the server is shutting down")
+		}
 		ready := c.ready
-		if c.running < want && !c.stopped {
+		if c.running < want {
 			go c.run() // a request should not wait out the debounce
 		}
 		c.mu.Unlock()
