@@ -14,11 +14,12 @@ import (
 // docs/limits.md.
 
 // The soft memory limit is memoryPerByte bytes per input byte, and at least
-// memoryBase: peak RSS stays within 30 bytes per input byte on large inputs
+// memoryBase: peak RSS (which the limit does not all cover: the binary, the
+// runtime's own structures) stays within 30 bytes per input byte on large inputs
 // (a program's syntax tree and checker state take about 18 bytes per byte of
 // source), and small inputs are not squeezed for memory they can spare.
 const (
-	memoryPerByte = 28
+	memoryPerByte = 26
 	memoryBase    = 256 << 20
 )
 
@@ -65,10 +66,13 @@ func limitMemory(l *loaded) (restore func()) {
 	}
 }
 
-// nextLimit returns the memory limit to use after a collection that left
-// live bytes live under limit.
-func nextLimit(limit, live int64) int64 {
-	live = min(live, math.MaxInt64/200)
+// nextLimit returns the memory limit to use after a collection, given the
+// live heap after it and after the one before. The smaller of the two
+// counts: on a loaded machine a slow concurrent mark counts everything
+// allocated meanwhile as live, so one reading can be far too high, while a
+// heap that really outgrew the limit stays there.
+func nextLimit(limit, live, prevLive int64) int64 {
+	live = min(live, prevLive, math.MaxInt64/200)
 	if live*100 > limit*raiseAt {
 		return 2 * live
 	}
@@ -80,6 +84,7 @@ func nextLimit(limit, live int64) int64 {
 // goroutine polls.
 type heapWatch struct {
 	limit   int64 // touched only by the finalizer goroutine after arm
+	live    int64 // the live heap after the previous collection
 	stopped atomic.Bool
 	sample  [1]metrics.Sample
 }
@@ -100,7 +105,10 @@ func (s *sentinel) afterGC() {
 	}
 	metrics.Read(w.sample[:])
 	if w.sample[0].Value.Kind() == metrics.KindUint64 {
-		if next := nextLimit(w.limit, int64(min(w.sample[0].Value.Uint64(), math.MaxInt64))); next != w.limit {
+		live := int64(min(w.sample[0].Value.Uint64(), math.MaxInt64))
+		next := nextLimit(w.limit, live, w.live)
+		w.live = live
+		if next != w.limit {
 			w.limit = next
 			debug.SetMemoryLimit(next)
 		}

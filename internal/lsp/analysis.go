@@ -95,10 +95,11 @@ func (pc *parseCache) parse(files []parser.Source) (out []*parsed, keep map[stri
 // analyze runs the library pipeline over the workspace's files with the
 // parse cache: pipeline.RunParsed's steps — check, pipeline.Lower (tables
 // and their lints), pipeline.Finish (ignore comments with their scopes,
-// sort) — with two shortcuts: unchanged files are not parsed again and,
-// after an edit inside one workflow, only the workflows it can affect are
-// checked and lowered again (recheck). Both paths end in pipeline.Finish,
-// so the server reports what `wfc check` reports.
+// project settings from wfc.json, sort) — with two shortcuts: unchanged
+// files are not parsed again and, after an edit inside one workflow, only
+// the workflows it can affect are checked and lowered again (recheck). Both
+// paths end in pipeline.Finish, so the server reports what `wfc check`
+// reports.
 func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
@@ -136,7 +137,7 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 		res.sem = append(append([]diag.Diagnostic{}, res.checked.Diags...), lints...)
 	}
 	ds := append(append([]diag.Diagnostic(nil), syntax...), res.sem...)
-	res.diags = pipeline.Finish(prog, sources, ds, pipeline.Options{})
+	res.diags = pipeline.Finish(prog, sources, ds, pipeline.Options{Settings: projectSettings()})
 	pc.last = res
 	return res
 }
