@@ -17,12 +17,11 @@ import (
 //     edit) ended;
 //   - the edit lies strictly inside the declaration (its first keyword and
 //     its closing brace untouched);
-//   - the declaration's first line holds only ASCII before it, and the next
-//     declaration starts on a later line than it ends (so columns stay).
+//   - the next declaration starts on a later line than it ends (so columns
+//     stay).
 //
-// The declaration is parsed from the new text with everything before it
-// blanked to spaces (line breaks kept), so its positions come out exact.
-// Declarations before it are reused; those after it are copied with their
+// The declaration is parsed alone by parser.ParseDecl, with the file's
+// positions. Declarations before it are reused; those after it are copied with their
 // positions moved by the edit. Anything else returns ok == false, and the
 // caller parses the whole file.
 func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool) {
@@ -42,12 +41,6 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool
 	delta := len(src) - len(o)
 	r := declRange(old.file.Decls[k])
 	start, end := int(r.Start.Offset), int(r.End.Offset)+delta
-	lineStart := strings.LastIndexAny(src[:start], "\r\n") + 1
-	for i := lineStart; i < start; i++ {
-		if src[i] >= 0x80 {
-			return nil, nil, false
-		}
-	}
 	if k+1 < len(old.file.Decls) && declRange(old.file.Decls[k+1]).Start.Line <= r.End.Line {
 		return nil, nil, false
 	}
@@ -55,17 +48,10 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool
 	if len(lx.Diags) > 0 {
 		return nil, nil, false
 	}
-	blank := []byte(src[:end])
-	for i := 0; i < start; i++ {
-		if blank[i] != '\n' && blank[i] != '\r' {
-			blank[i] = ' '
-		}
-	}
-	prog, ds := parser.Parse([]parser.Source{{Name: name, Src: string(blank)}}, parser.Options{Workers: 1})
-	if len(ds) > 0 || len(prog.Files) != 1 || len(prog.Files[0].Decls) != 1 {
+	nd, ds := parser.ParseDecl(parser.Source{Name: name, Src: src}, start)
+	if nd == nil || len(ds) > 0 {
 		return nil, nil, false
 	}
-	nd := prog.Files[0].Decls[0]
 	if nr := declRange(nd); int(nr.Start.Offset) != start || int(nr.End.Offset) != end {
 		return nil, nil, false
 	}
