@@ -32,7 +32,7 @@ below it) or - for standard input. Without flags it prints the formatted text.
 
 Exit status: 0 done; 1 a file has syntax errors (it is not formatted) or, with
 --check, a file is not formatted; 2 a path could not be read or written.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needPaths,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFmt(f, args, stdin, stdout, stderr, osFS)
 		},
