@@ -29,13 +29,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 	}
 	c.stateSettings(s)
 	if s.Kind != ast.Normal {
-		for _, sub := range s.Subscribes {
-			c.report(sub.Range, diag.WF116, "terminal state `%s` subscribes to `%s`: a run that reaches a terminal state has ended and waits for nothing; move the subscription to a non-terminal state", s.Name.Name, sub.Event.Name)
-		}
-		for _, h := range s.Handlers {
-			c.report(h.Range, diag.WF116, "terminal state `%s` handles `%s`: a run that reaches a terminal state has ended; move the handler to a non-terminal state", s.Name.Name, h.Name.Name)
-		}
-		wc.stateTargets(s, nil)
+		wc.stateTargets(s, nil) // what it waits for is WF116 (terminalWaits)
 		return
 	}
 	slots, explains := c.subscriptions(sc)
@@ -256,17 +250,15 @@ func (c *checker) handlerEnum(wc *wfCtx, s *ast.State, h *ast.Handler) (*ast.Enu
 	return e, param
 }
 
-func orList(xs []string) string {
-	q := quoteList(xs)
-	if i := strings.LastIndex(q, " and "); i >= 0 {
-		q = q[:i] + " or " + q[i+5:]
-	}
-	return q
-}
+func orList(xs []string) string { return joinList(xs, "or") }
 
 func caseList(xs []string) string {
 	var out []string
-	for _, x := range xs {
+	for i, x := range xs {
+		if i == listedNames {
+			out = append(out, "…")
+			break
+		}
 		out = append(out, "`"+x+" { … }`")
 	}
 	return strings.Join(out, ", ")

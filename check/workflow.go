@@ -59,8 +59,10 @@ type wfCtx struct {
 	aliases *scope
 	edges   map[*ast.State][]*ast.Ident
 	initial *ast.Ident // the name `Initial` gives, if it is one
-	// initialState is the state `Initial` names, if it resolved.
-	initialState *ast.State
+	// initialState is the state `Initial` names, if it resolved, and
+	// initialSetting the setting that names it.
+	initialState   *ast.State
+	initialSetting *ast.Setting
 	// meantMembers are the tracked members a WF113 names as meant: WF114
 	// does not also report them missing.
 	meantMembers map[string]bool
@@ -132,11 +134,7 @@ func (c *checker) workflow(w *ast.Workflow) {
 		if !ok {
 			c.report(initial.Value.Rng(), diag.WF107, "`Initial` takes a state name: write `Initial = %s;`", firstStateName(w))
 		} else if st := c.resolveState(wc, wc.initialRef(n)); st != nil {
-			if st.Kind != ast.Normal {
-				d := c.report(initial.Value.Rng(), diag.WF115, "`Initial` names terminal state `%s`: a run would end before it starts; name a non-terminal state", st.Name.Name)
-				c.related(d, st.Name.Range, "declared terminal here")
-			}
-			initialState = st
+			initialState, wc.initialSetting = st, initial // WF115 is the rule initialTerminal's
 		}
 	}
 	for _, s := range w.States {

@@ -62,7 +62,7 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 			}
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "wfc: not formatting %s: it has %s\n", name, strings.TrimPrefix(err.Error(), "the source has "))
+			notef(stderr, "not formatting %s: it has %s", name, strings.TrimPrefix(err.Error(), "the source has "))
 			raise(exitFound)
 			continue
 		}
@@ -85,7 +85,7 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 		if f.write && !isStdin {
 			if err := writeThrough(fsys, name, formatted); err != nil {
-				fmt.Fprintf(stderr, "wfc: cannot write %s: %v\n", name, err)
+				notef(stderr, "cannot write %s: %v", name, err)
 				raise(exitUsage)
 			}
 		}

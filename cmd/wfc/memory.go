@@ -19,7 +19,7 @@ import (
 // (a program's syntax tree and checker state take about 18 bytes per byte of
 // source), and small inputs are not squeezed for memory they can spare.
 const (
-	memoryPerByte = 26
+	memoryPerByte = 24
 	memoryBase    = 256 << 20
 )
 
@@ -35,7 +35,7 @@ const gcPercent = 400
 // of 4.9 s without). The limit is then raised to twice the live heap, what
 // Go's default GOGC=100 would allow: such an input uses more memory than
 // memoryPerByte, but the collector never runs far more often than by default.
-const raiseAt = 75
+const raiseAt = 85
 
 // limitMemory sets GOGC and a soft memory limit proportional to the input,
 // unless the user set GOMEMLIMIT (then it leaves both alone) or GOGC (then it
@@ -66,13 +66,20 @@ func limitMemory(l *loaded) (restore func()) {
 	}
 }
 
+// readings is how many collections in a row must find the live heap past
+// raiseAt before the limit steps aside.
+const readings = 3
+
 // nextLimit returns the memory limit to use after a collection, given the
-// live heap after it and after the one before. The smaller of the two
-// counts: on a loaded machine a slow concurrent mark counts everything
-// allocated meanwhile as live, so one reading can be far too high, while a
-// heap that really outgrew the limit stays there.
-func nextLimit(limit, live, prevLive int64) int64 {
-	live = min(live, prevLive, math.MaxInt64/200)
+// live heap after the last few. The smallest counts: on a loaded machine a
+// slow concurrent mark counts everything allocated meanwhile as live, so a
+// reading can be far too high, while a heap that really outgrew the limit
+// stays there.
+func nextLimit(limit int64, recent [readings]int64) int64 {
+	live := int64(math.MaxInt64 / 200)
+	for _, r := range recent {
+		live = min(live, r)
+	}
 	if live*100 > limit*raiseAt {
 		return 2 * live
 	}
@@ -83,8 +90,9 @@ func nextLimit(limit, live, prevLive int64) int64 {
 // runs after each collection, from a finalizer that re-arms itself, so no
 // goroutine polls.
 type heapWatch struct {
-	limit   int64 // touched only by the finalizer goroutine after arm
-	live    int64 // the live heap after the previous collection
+	limit   int64           // touched only by the finalizer goroutine after arm
+	recent  [readings]int64 // the live heap after the last collections
+	n       int             // collections seen
 	stopped atomic.Bool
 	sample  [1]metrics.Sample
 }
@@ -105,10 +113,9 @@ func (s *sentinel) afterGC() {
 	}
 	metrics.Read(w.sample[:])
 	if w.sample[0].Value.Kind() == metrics.KindUint64 {
-		live := int64(min(w.sample[0].Value.Uint64(), math.MaxInt64))
-		next := nextLimit(w.limit, live, w.live)
-		w.live = live
-		if next != w.limit {
+		w.recent[w.n%readings] = int64(min(w.sample[0].Value.Uint64(), math.MaxInt64))
+		w.n++
+		if next := nextLimit(w.limit, w.recent); w.n >= readings && next != w.limit {
 			w.limit = next
 			debug.SetMemoryLimit(next)
 		}

@@ -12,17 +12,21 @@ import (
 
 func TestNextLimit(t *testing.T) {
 	const mb = 1 << 20
-	tests := []struct{ limit, live, prev, want int64 }{
-		{300 * mb, 100 * mb, 100 * mb, 300 * mb}, // far below: the limit holds
-		{300 * mb, 225 * mb, 225 * mb, 300 * mb}, // exactly 75%: still holds
-		{300 * mb, 226 * mb, 230 * mb, 452 * mb}, // past 75% twice: twice the live heap
-		{300 * mb, 900 * mb, 800 * mb, 1600 * mb},
-		{300 * mb, 280 * mb, 150 * mb, 300 * mb}, // once only: a slow mark, not a larger heap
-		{300 * mb, 150 * mb, 280 * mb, 300 * mb},
+	type r = [readings]int64
+	tests := []struct {
+		limit  int64
+		recent r
+		want   int64
+	}{
+		{300 * mb, r{100 * mb, 100 * mb, 100 * mb}, 300 * mb}, // far below: the limit holds
+		{300 * mb, r{255 * mb, 255 * mb, 255 * mb}, 300 * mb}, // exactly 85%: still holds
+		{300 * mb, r{256 * mb, 270 * mb, 260 * mb}, 512 * mb}, // past 85% each time: twice the live heap
+		{300 * mb, r{900 * mb, 800 * mb, 850 * mb}, 1600 * mb},
+		{300 * mb, r{280 * mb, 290 * mb, 150 * mb}, 300 * mb}, // not every time: slow marks, not a larger heap
 	}
 	for _, tt := range tests {
-		if got := nextLimit(tt.limit, tt.live, tt.prev); got != tt.want {
-			t.Errorf("nextLimit(%d MB, %d MB, %d MB) = %d MB, want %d MB", tt.limit/mb, tt.live/mb, tt.prev/mb, got/mb, tt.want/mb)
+		if got := nextLimit(tt.limit, tt.recent); got != tt.want {
+			t.Errorf("nextLimit(%d MB, %v) = %d MB, want %d MB", tt.limit/mb, tt.recent, got/mb, tt.want/mb)
 		}
 	}
 }

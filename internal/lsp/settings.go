@@ -2,7 +2,7 @@ package lsp
 
 import (
 	"github.com/wfc-lang/wfc/diag"
-	"github.com/wfc-lang/wfc/settings"
+	"github.com/wfc-lang/wfc/check/settings"
 )
 
 // projectSettings gives the pipeline each file's wfc.json (the nearest one
