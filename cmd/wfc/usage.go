@@ -23,6 +23,7 @@ func strictUsage(root *cobra.Command) {
 		return usageError(cmd, "a command is required: %s", strings.Join(commandNames(root), ", "))
 	}
 	root.InitDefaultCompletionCmd()
+	strictHelp(root)
 	tidyArgs(root)
 	for _, c := range root.Commands() {
 		if c.Name() != "completion" {
@@ -48,6 +49,27 @@ func orList(names []string) string {
 		return q[0]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// strictHelp makes `wfc help chek` the usage error `wfc chek` is (with its
+// suggestion), where cobra would print the root's help and exit 0.
+func strictHelp(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "help" || c.Run == nil {
+			continue
+		}
+		show := c.Run
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if target, rest, err := root.Find(args); err == nil && len(rest) > 0 && target.HasSubCommands() && target.Args != nil {
+				if err := target.Args(target, rest); err != nil {
+					return err
+				}
+			}
+			show(cmd, args)
+			return nil
+		}
+	}
 }
 
 // suggestDistance is how many edits a mistyped command may be from a real
