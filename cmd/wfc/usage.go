@@ -13,8 +13,10 @@ import (
 var shells = []string{"bash", "zsh", "fish", "powershell"}
 
 // strictUsage makes every usage mistake an error with a one-line reason
-// (exit 2) where cobra would print help and exit 0: `wfc` alone, and
-// `wfc completion` with no shell or an unknown one. It also adds --version.
+// (exit 2) where cobra would print help and exit 0, or a message of its own
+// over several lines: `wfc` alone, a mistyped command (also after `wfc
+// help`), a wrong number of arguments, and `wfc completion` with no shell or
+// an unknown one. It also adds --version.
 func strictUsage(root *cobra.Command) {
 	root.Version = version()
 	root.SetVersionTemplate("wfc {{.Version}}\n")
