@@ -3,6 +3,9 @@
 // line and code-point column); every declaration knows the File it came from,
 // and a node belongs to the file of the declaration that contains it.
 //
+// Every node implements Node (Pos and End), and Inspect walks a tree in
+// source order, so tools share one traversal instead of each writing its own.
+//
 // Nodes whose text failed to parse are still built as far as they went and
 // are marked Bad: a declaration whose body failed to parse still declares its
 // name, and the checker stays quiet about what it cannot see.

@@ -1,11 +1,18 @@
 // Package check gives a parsed program its meaning (docs/language.md) and
 // reports every diagnostic of the catalogue at the range it names.
 //
-// It runs in one pass over each declaration after the program's global names
-// are collected. It follows "one root cause, one diagnostic": a declaration
-// that failed to parse still declares its name, a Bad node silences the flow
-// checks that cannot see into it, a malformed literal is the lexer's WF004
-// only, and an undeclared event is WF104 only.
+// After the program's global names are collected, it runs in two passes: a
+// resolver walks each declaration, resolves names and values, reports what
+// is wrong with them and records what it found; then the rules (rules.go),
+// one small unit per check of a program's shape, run in one traversal
+// over the tree and those facts. It follows "one root cause, one
+// diagnostic": a declaration that failed to parse still declares its name,
+// a Bad node silences only the checks that cannot see into it, a "did you
+// mean X" is not followed by a report that X is missing, and an unknown or
+// duplicated type silences what depends on it (docs/checker.md lists what
+// hides what).
+//
+// Check keeps no state between calls and is safe for concurrent use.
 //
 // Besides diagnostics, Check returns every policy consumer (milestones and
 // durable steps) with its resolved policy, which package codegen lowers into

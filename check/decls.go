@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
@@ -95,19 +96,34 @@ func (c *checker) attrBasics(a *ast.Attr, allowed map[string]bool, on string, se
 	return true
 }
 
-func quoteList(xs []string) string {
-	out := ""
-	for i, x := range xs {
+// quoteList quotes names for a message: "`A`, `B` and `C"`. Past
+// listedNames it names the first ones and counts the rest, so a message
+// stays short however many names a program declares.
+func quoteList(xs []string) string { return joinList(xs, "and") }
+
+// listedNames is the most names a message lists.
+const listedNames = 10
+
+func joinList(xs []string, conj string) string {
+	var b strings.Builder
+	shown := xs
+	if len(xs) > listedNames {
+		shown = xs[:listedNames]
+	}
+	for i, x := range shown {
 		switch {
 		case i == 0:
 		case i == len(xs)-1:
-			out += " and "
+			b.WriteString(" " + conj + " ")
 		default:
-			out += ", "
+			b.WriteString(", ")
 		}
-		out += "`" + x + "`"
+		b.WriteString("`" + x + "`")
 	}
-	return out
+	if rest := len(xs) - len(shown); rest > 0 {
+		fmt.Fprintf(&b, " %s %d more", conj, rest)
+	}
+	return b.String()
 }
 
 // typeRef checks that a field or parameter type exists.

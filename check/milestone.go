@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
@@ -10,7 +11,8 @@ import (
 var milestoneKinds = map[string]string{"Assigned": "Unassigned", "Finished": "Unfinished"}
 var milestoneSettings = []string{"Within", "Retries", "Backoff"}
 
-// milestone checks `Assigned { … }` / `Finished { … }` and records its consumer.
+// milestone checks `Assigned { … }` / `Finished { … }` and records its
+// consumer (the policy, its budget and its window) for lowering.
 func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	kind := m.Kind.Name
 	final, ok := milestoneKinds[kind]
@@ -23,59 +25,73 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	}
 	cons := &Consumer{
 		File: c.file.Name, Src: c.file, Pos: m.Kind.Range.Start, Workflow: sc.wc.w.Name.Name, State: sc.st.Name.Name,
-		Slot: sub.Slot().Name, Kind: kind, Attempts: 1, Budget: BudgetNone, Valid: true,
+		Slot: sub.Slot().Name, Kind: kind, Attempts: 1, Budget: BudgetNone, Valid: !m.Bad, // what failed to parse may hold any setting
 	}
-	settings := c.newScope("setting")
-	var within, retries, backoff *ast.Setting
-	var retriesN int64 = -1
-	double := false // WF301: Retries and .MaxAttempts(…) both set
+	set := c.milestoneSettings(m)
+	window, windowOK := c.window(m, set.within, slices.Contains(set.meant, "Within"))
+	c.budget(cons, set)
+	c.outcomes(sc, m, final)
+	// The lints read only the policy and the budget: a bad window does not
+	// make them unknowable.
+	cons.Lintable = cons.Valid
+	cons.Valid = cons.Valid && windowOK
+	cons.Window = window
+	c.res.Consumers = append(c.res.Consumers, cons)
+}
+
+// settingsOf are a milestone's settings, each the first of its name.
+type settingsOf struct {
+	within, retries, backoff *ast.Setting
+	// meant are the settings a WF107 names as meant (`Withn` for `Within`):
+	// they are not also reported missing.
+	meant []string
+}
+
+// milestoneSettings collects a milestone's settings: a repeated one is
+// WF101, an unknown one WF107.
+func (c *checker) milestoneSettings(m *ast.Milestone) settingsOf {
+	var set settingsOf
+	names := c.newScope("setting")
 	for _, s := range m.Settings {
-		if !settings.declare(s.Name) {
+		if !names.declare(s.Name) {
 			continue
 		}
 		switch s.Name.Name {
 		case "Within":
-			within = s
+			set.within = s
 		case "Retries":
-			retries = s
+			set.retries = s
 		case "Backoff":
-			backoff = s
+			set.backoff = s
 		default:
-			c.report(s.Name.Range, diag.WF107, "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, milestoneSettings))
+			h := c.didYouMean(s.Name.Range, s.Name.Name, milestoneSettings)
+			c.report(s.Name.Range, diag.WF107, "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, h)
+			set.meant = append(set.meant, h.best)
 		}
 	}
-	if m.Bad {
-		cons.Valid = false // what failed to parse may hold any setting
+	return set
+}
+
+// budget checks `Retries` and `Backoff` and sets the consumer's policy and
+// budget: one of `Retries` or `.MaxAttempts(…)` (both: WF301), one window
+// otherwise. WF308 is reported once, and not beside WF301.
+func (c *checker) budget(cons *Consumer, set settingsOf) {
+	retriesN := int64(-1)
+	if set.retries != nil {
+		retriesN = c.retries(cons, set.retries.Value)
 	}
-	window, windowOK := c.window(m, within)
-	if retries != nil {
-		v := retries.Value
-		cons.RetriesValue = v
-		switch n, ok := numLit(v); {
-		case v == nil || ast.HasBad(v):
-			cons.Valid = false
-		case !ok || !n.isInt:
-			c.report(v.Rng(), diag.WF107, "`Retries` takes an int, how many further windows follow the first, not %s%s", kindOfExpr(v), c.wholeNumberHint(v, n, ok))
-			cons.Valid = false
-		case n.rat.Num().Int64() < 0:
-			c.report(v.Rng(), diag.WF307, "`Retries = %s`: retries count the windows after the first, so the least is 0", n.rat.Num().String())
-			cons.Valid = false
-		default:
-			retriesN = n.rat.Num().Int64()
-			cons.Attempts, cons.Budget = retriesN+1, BudgetRetries
-		}
-	}
-	if backoff != nil {
-		cons.BackoffSetting = backoff
-		p := c.policy(backoff.Value, backoffSetting)
+	double := false // WF301: Retries and .MaxAttempts(…) both set
+	if set.backoff != nil {
+		cons.BackoffSetting = set.backoff
+		p := c.policy(set.backoff.Value, backoffSetting)
 		cons.Policy = p
 		if p == nil || !p.Valid {
 			cons.Valid = false
 		}
 		if p != nil && p.Max != nil {
-			if retries != nil {
+			if set.retries != nil {
 				if retriesN >= 0 {
-					c.doubleBudget(retries, retriesN, p)
+					c.doubleBudget(set.retries, retriesN, p)
 				}
 				cons.Valid, double = false, true
 			} else if p.MaxAttempts > 0 {
@@ -83,20 +99,44 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 			}
 		}
 	}
-	// WF308 once, and not beside WF301 (the two budgets are one mistake).
 	if cons.Attempts == 1 && cons.Budget != BudgetNone && !double {
 		if cons.Budget == BudgetRetries {
-			c.report(retries.Value.Rng(), diag.WF308, "`Retries = 0`: one window and no retries, so nothing is ever retried; write `Retries = 1` or more to retry, or drop the setting")
+			c.report(set.retries.Value.Rng(), diag.WF308, "`Retries = 0`: one window and no retries, so nothing is ever retried; write `Retries = 1` or more to retry, or drop the setting")
 		} else {
 			c.oneAttempt(cons.Policy)
 		}
 	}
-	outcomes := c.newScope("outcome")
+}
+
+// retries checks `Retries = n;` and returns n, or -1 when it is not a
+// valid count (then the consumer is not valid).
+func (c *checker) retries(cons *Consumer, v ast.Expr) int64 {
+	cons.RetriesValue = v
+	switch n, ok := numLit(v); {
+	case v == nil || ast.HasBad(v):
+	case !ok || !n.isInt:
+		c.report(v.Rng(), diag.WF107, "`Retries` takes an int, how many further windows follow the first, not %s%s", kindOfExpr(v), c.wholeNumberHint(v, n, ok))
+	case n.rat.Num().Int64() < 0:
+		c.report(v.Rng(), diag.WF307, "`Retries = %s`: retries count the windows after the first, so the least is 0", n.rat.Num().String())
+	default:
+		r := n.rat.Num().Int64()
+		cons.Attempts, cons.Budget = r+1, BudgetRetries
+		return r
+	}
+	cons.Valid = false
+	return -1
+}
+
+// outcomes checks a milestone's outcomes (WF117 for one that does not
+// belong) and their blocks.
+func (c *checker) outcomes(sc *stCtx, m *ast.Milestone, final string) {
+	kind := m.Kind.Name
+	names := c.newScope("outcome")
 	for _, o := range m.Outcomes {
 		n := o.Name.Name
 		switch {
 		case n == "Exhausted" || n == final:
-			outcomes.declare(o.Name)
+			names.declare(o.Name)
 		case n == "Unassigned" || n == "Unfinished":
 			other := "Finished"
 			if n == "Unassigned" {
@@ -108,19 +148,15 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		}
 		c.block(&blockCtx{sc: sc, where: fmt.Sprintf("outcome `%s`", n)}, o.Body)
 	}
-	// The lints read only the policy and the budget: a bad window does not
-	// make them unknowable.
-	cons.Lintable = cons.Valid
-	cons.Valid = cons.Valid && windowOK
-	cons.Window = window
-	c.res.Consumers = append(c.res.Consumers, cons)
 }
 
 // window checks a milestone's `Within`; ok is false when it is missing or
 // not a valid window.
-func (c *checker) window(m *ast.Milestone, within *ast.Setting) (_ Ticks, ok bool) {
+func (c *checker) window(m *ast.Milestone, within *ast.Setting, misspelled bool) (_ Ticks, ok bool) {
 	if within == nil {
-		if !m.Bad { // else `Within` may be in the part that failed to parse
+		// Not reported when `Within` may be in the part that failed to
+		// parse, or is misspelled (WF107 says so).
+		if !m.Bad && !misspelled {
 			c.report(m.Kind.Range, diag.WF108, "milestone `%s` has no `Within`: add `Within = TimeSpan.FromMinutes(5);`, the length of one window", m.Kind.Name)
 		}
 		return 0, false

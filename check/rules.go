@@ -10,13 +10,14 @@ import (
 
 // The checker runs in two passes. The first (check.go, decls.go,
 // workflow.go, state.go, milestone.go, policy.go) resolves names and values:
-// it reports what is wrong with them (the errors, and the warnings about one
-// value, such as WF306 or WF308) and records what it found (wfFacts,
-// stFacts, consumers). The second is the list below: each rule is one unit,
+// it reports what is wrong with them (errors about names and values, and
+// the warnings about one value, such as WF306 or WF308) and records what it
+// found (wfFacts, stFacts, consumers). The second is the list below: the
+// checks of a program's shape (WF114–WF116, WF201–WF207), each one unit,
 // named for what it checks, reading the tree and the recorded facts, and all
-// rules run in one traversal of the tree (runRules).
+// run in one traversal of the tree (runRules).
 //
-// To add a warning about the shape of a program, add its code to the
+// To add a check of the shape of a program, add its code to the
 // catalogue (diag/codes.go), a rule here, and a golden case under
 // testdata/cases (docs/contributing.md).
 
@@ -32,6 +33,8 @@ type rule struct {
 // rules are the checks of the second pass, in code order.
 var rules = []rule{
 	{"tracked member without a state", []diag.ID{diag.WF114}, trackedMemberWithoutState},
+	{"initial state is terminal", []diag.ID{diag.WF115}, initialTerminal},
+	{"terminal state waits", []diag.ID{diag.WF116}, terminalWaits},
 	{"unreachable state", []diag.ID{diag.WF201}, unreachableStates},
 	{"statements after goto", []diag.ID{diag.WF202}, statementsAfterGoto},
 	{"subscription without effect", []diag.ID{diag.WF203}, subscriptionWithoutEffect},
@@ -148,6 +151,34 @@ func trackedMemberWithoutState(c *checker, w *walk, n ast.Node) {
 	}
 }
 
+// initialTerminal: WF115, `Initial` naming a terminal state.
+func initialTerminal(c *checker, w *walk, n ast.Node) {
+	if _, ok := n.(*ast.Workflow); !ok || w.wf == nil {
+		return
+	}
+	st := w.wf.initialState
+	if st == nil || st.Kind == ast.Normal {
+		return
+	}
+	d := c.report(w.wf.initialSetting.Value.Rng(), diag.WF115, "`Initial` names terminal state `%s`: a run would end before it starts; name a non-terminal state", st.Name.Name)
+	c.related(d, st.Name.Range, "declared terminal here")
+}
+
+// terminalWaits: WF116, a terminal state that subscribes or handles: a run
+// there has ended.
+func terminalWaits(c *checker, w *walk, n ast.Node) {
+	s, ok := n.(*ast.State)
+	if !ok || s.Kind == ast.Normal {
+		return
+	}
+	for _, sub := range s.Subscribes {
+		c.report(sub.Range, diag.WF116, "terminal state `%s` subscribes to `%s`: a run that reaches a terminal state has ended and waits for nothing; move the subscription to a non-terminal state", s.Name.Name, sub.Event.Name)
+	}
+	for _, h := range s.Handlers {
+		c.report(h.Range, diag.WF116, "terminal state `%s` handles `%s`: a run that reaches a terminal state has ended; move the handler to a non-terminal state", s.Name.Name, h.Name.Name)
+	}
+}
+
 // unreachableStates: WF201, states no chain of goto reaches from Initial.
 // Quiet when a goto is unknown (WF103: it may be the edge) or something
 // failed to parse (an edge may be there).
@@ -211,7 +242,8 @@ func statementsAfterGoto(c *checker, w *walk, n ast.Node) {
 }
 
 // subscriptionWithoutEffect: WF203, a subscription of a declared event with
-// neither a handler nor a milestone.
+// neither a handler nor a milestone. A handler whose WF105 names the
+// subscription as meant counts as its handler.
 func subscriptionWithoutEffect(c *checker, w *walk, n ast.Node) {
 	s, ok := n.(*ast.State)
 	if !ok || s.Bad || w.normalState() != s {
@@ -220,6 +252,11 @@ func subscriptionWithoutEffect(c *checker, w *walk, n ast.Node) {
 	handled := map[string]bool{}
 	for _, h := range s.Handlers {
 		handled[h.Name.Name] = true
+	}
+	if f := c.stFacts[s]; f != nil {
+		for slot := range f.meantSlots {
+			handled[slot] = true // a misspelled handler (WF105) answers it
+		}
 	}
 	for _, sub := range s.Subscribes {
 		_, known := w.wf.events[sub.Event.Name]

@@ -58,6 +58,13 @@ workflow W {
   state Open { subscribe Go(); on Go { goto Closd; } }
   terminal Closd { } // want WF113
 }`,
+		"WF115 and WF116: terminal states": `
+workflow W {
+  Initial = Done; // want WF115
+  event Go();
+  state A { subscribe Go(); on Go { goto Done; } }
+  terminal Done { subscribe Go(); on Go { goto A; } } // want WF116 WF116
+}`,
 		"WF201 unreachable, quiet beside an unknown goto": `
 workflow W {
   Initial = A;

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/internal/scaling"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -26,44 +26,19 @@ func unknownGotos(n int) *ast.Program {
 	return prog
 }
 
-// cost is the least time of a few runs of check.Check, and its allocations.
-func cost(prog *ast.Program) (time.Duration, float64) {
-	best := time.Duration(1 << 62)
-	for range 3 {
-		start := time.Now()
-		check.Check(prog)
-		best = min(best, time.Since(start))
-	}
-	return best, testing.AllocsPerRun(1, func() { check.Check(prog) })
-}
-
 // TestSuggestionsScale: "did you mean" must not make the checker quadratic
 // (10,000 unknown gotos once took 43 s). Checking 4N unknown gotos among 4N
-// states may cost about 4 times N's, and must not cost 16 times: the test
-// fails past 6 times in allocations, or in time on three tries in a row (the
-// machine may be busy; a quadratic checker is 16 times slower every time).
+// states may cost about 4 times N's, and must not cost 16 times
+// (internal/scaling measures CPU time and allocations, and retries a ratio
+// that a busy machine stretched).
 func TestSuggestionsScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures two programs of thousands of states")
 	}
 	const n = 1500
-	small, large := unknownGotos(n), unknownGotos(4*n)
-	if got := len(check.Check(small).Diags); got != n {
+	if got := len(check.Check(unknownGotos(n)).Diags); got != n {
 		t.Fatalf("want %d WF103, got %d diagnostics", n, got)
 	}
-	var ratios []float64
-	for range 3 {
-		ts, as := cost(small)
-		tl, al := cost(large)
-		t.Logf("N=%d: %v, %.0f allocs; 4N: %v, %.0f allocs", n, ts, as, tl, al)
-		if r := al / as; r > 6 {
-			t.Fatalf("allocations grow %.1f× for 4× the input", r)
-		}
-		r := float64(tl) / float64(ts)
-		if r <= 6 {
-			return
-		}
-		ratios = append(ratios, r)
-	}
-	t.Errorf("time grows %.1f× for 4× the input, three times in a row", ratios)
+	progs := map[int]*ast.Program{n: unknownGotos(n), 4 * n: unknownGotos(4 * n)}
+	scaling.Linear(t, "unknown gotos", func(k int) { check.Check(progs[k]) }, n)
 }

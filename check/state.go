@@ -15,13 +15,30 @@ type stCtx struct {
 	st      *ast.State
 	targets []*ast.Ident // every goto target in the state, resolved or not
 	opaque  bool         // something in the state failed to parse
+	// meantSlots are the subscriptions a WF105 names as meant: a misspelled
+	// handler answers them, so WF203 does not also report them.
+	meantSlots map[string]bool
 }
 
+// state checks a state: its settings, its subscriptions (with their
+// milestones) and its handlers; it records the state's goto targets.
 func (c *checker) state(wc *wfCtx, s *ast.State) {
 	sc := &stCtx{wc: wc, st: s, opaque: s.Bad}
 	if c.stFacts[s] == nil {
 		c.stFacts[s] = sc
 	}
+	c.stateSettings(s)
+	if s.Kind != ast.Normal {
+		wc.stateTargets(s, nil) // what it waits for is WF116 (terminalWaits)
+		return
+	}
+	slots, explains := c.subscriptions(sc)
+	c.handlers(sc, slots, explains)
+	wc.stateTargets(s, sc.targets)
+}
+
+// stateSettings: a state takes only `Message`, on a `terminal error` state.
+func (c *checker) stateSettings(s *ast.State) {
 	settings := c.newScope("setting")
 	for _, set := range s.Settings {
 		if !settings.declare(set.Name) {
@@ -39,40 +56,20 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 			c.report(set.Value.Rng(), diag.WF107, "`Message` takes a string: write `Message = \"…\";`")
 		}
 	}
-	if s.Kind != ast.Normal {
-		for _, sub := range s.Subscribes {
-			c.report(sub.Range, diag.WF116, "terminal state `%s` subscribes to `%s`: a run that reaches a terminal state has ended and waits for nothing; move the subscription to a non-terminal state", s.Name.Name, sub.Event.Name)
-		}
-		for _, h := range s.Handlers {
-			c.report(h.Range, diag.WF116, "terminal state `%s` handles `%s`: a run that reaches a terminal state has ended; move the handler to a non-terminal state", s.Name.Name, h.Name.Name)
-		}
-		wc.stateTargets(s, nil)
-		return
-	}
-	// Subscriptions: slots of this state.
-	slots := map[string]*ast.Subscribe{}
+}
+
+// subscriptions checks a state's subscriptions and their milestones. It
+// returns the state's slots (alias, else event) and the handler names an
+// undeclared event's subscription may be meant for: its own name and the
+// declared event it is close to.
+func (c *checker) subscriptions(sc *stCtx) (slots map[string]*ast.Subscribe, explains []string) {
+	wc, s := sc.wc, sc.st
+	slots = map[string]*ast.Subscribe{}
 	slotScope := c.newScope("subscription")
-	// explains are the handler names an undeclared event's subscription may
-	// be meant for: its own name and the event it is close to.
-	var explains []string
 	for _, sub := range s.Subscribes {
 		ev, known := wc.events[sub.Event.Name]
 		if !known {
-			h := c.suggest(sub.Event.Range, sub.Event.Name, wc.eventNames())
-			explains = append(explains, sub.Event.Name)
-			if h.best != "" {
-				explains = append(explains, h.best)
-			}
-			if !wc.eventsUncertain {
-				msg := h.String()
-				if h.best == "" {
-					msg = fmt.Sprintf("; declare it with `event %s(…);`", sub.Event.Name)
-				}
-				d := c.report(sub.Event.Range, diag.WF104, "`subscribe %s`: workflow `%s` declares no event `%s`%s", sub.Event.Name, wc.w.Name.Name, sub.Event.Name, msg)
-				if h.best != "" {
-					d.Fixes = append(d.Fixes, c.renameSubscribed(s, sub, h.best))
-				}
-			}
+			explains = append(explains, c.undeclaredEvent(wc, s, sub)...)
 		}
 		if known && sub.Params != nil {
 			c.paramsMatch(sub.Params, ev, "this subscription")
@@ -93,12 +90,39 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 			sc.opaque = true
 		}
 	}
+	return slots, explains
+}
+
+// undeclaredEvent reports WF104 for `subscribe X` of an undeclared X (unless
+// a declaration may be in what failed to parse), with the rename to the
+// event it is close to; it returns the handler names it explains.
+func (c *checker) undeclaredEvent(wc *wfCtx, s *ast.State, sub *ast.Subscribe) []string {
+	h := c.suggest(sub.Event.Range, sub.Event.Name, wc.eventNames())
+	if !wc.eventsUncertain {
+		msg := h.String()
+		if h.best == "" {
+			msg = fmt.Sprintf("; declare it with `event %s(…);`", sub.Event.Name)
+		}
+		d := c.report(sub.Event.Range, diag.WF104, "`subscribe %s`: workflow `%s` declares no event `%s`%s", sub.Event.Name, wc.w.Name.Name, sub.Event.Name, msg)
+		if h.best != "" {
+			d.Fixes = append(d.Fixes, c.renameSubscribed(s, sub, h.best))
+		}
+	}
+	if h.best == "" {
+		return []string{sub.Event.Name}
+	}
+	return []string{sub.Event.Name, h.best}
+}
+
+// handlers checks a state's handlers: each answers a subscription of the
+// state (WF105, unless an undeclared event's subscription explains it), with
+// matching parameters, and its body.
+func (c *checker) handlers(sc *stCtx, slots map[string]*ast.Subscribe, explains []string) {
+	wc, s := sc.wc, sc.st
 	var explainSet, slotSet *nameSet // prepared at the first unknown handler
-	handled := map[string]bool{}
 	handlerScope := c.newScope("handler for")
 	for _, h := range s.Handlers {
 		handlerScope.declare(h.Name)
-		handled[h.Name.Name] = true
 		if h.Bad {
 			sc.opaque = true
 		}
@@ -108,7 +132,12 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 				explainSet, slotSet = newNameSet(explains), newNameSet(keys(slots))
 			}
 			if !s.Bad && !slices.Contains(explainSet.names, h.Name.Name) && explainSet.closest(h.Name.Name) == "" {
-				c.unsubscribedHandler(s, h, slotSet)
+				if meant := c.unsubscribedHandler(s, h, slotSet); meant != "" {
+					if sc.meantSlots == nil {
+						sc.meantSlots = map[string]bool{}
+					}
+					sc.meantSlots[meant] = true
+				}
 			}
 			c.handlerBody(sc, h, nil)
 			continue
@@ -119,7 +148,6 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 		}
 		c.handlerBody(sc, h, ev)
 	}
-	wc.stateTargets(s, sc.targets)
 }
 
 // renameSubscribed is the fix for `subscribe X` of an undeclared X close to
@@ -140,7 +168,8 @@ func (c *checker) renameSubscribed(s *ast.State, sub *ast.Subscribe, name string
 
 // unsubscribedHandler reports WF105 for `on X` when no subscription of the
 // state is named X.
-func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameSet) {
+// It returns the subscription it suggests, if any.
+func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameSet) (meant string) {
 	names := slots.names
 	hn := c.suggest(h.Name.Range, h.Name.Name, slots)
 	msg := hn.String()
@@ -152,6 +181,7 @@ func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameS
 		msg = fmt.Sprintf("; subscribe it first: `subscribe %s(…);`", h.Name.Name)
 	}
 	attach(c.report(h.Name.Range, diag.WF105, "`on %s`: state `%s` has no subscription named `%s`%s", h.Name.Name, s.Name.Name, h.Name.Name, msg), hn)
+	return hn.best
 }
 
 // stateTargets records the goto targets of a state for reachability.
@@ -220,17 +250,15 @@ func (c *checker) handlerEnum(wc *wfCtx, s *ast.State, h *ast.Handler) (*ast.Enu
 	return e, param
 }
 
-func orList(xs []string) string {
-	q := quoteList(xs)
-	if i := strings.LastIndex(q, " and "); i >= 0 {
-		q = q[:i] + " or " + q[i+5:]
-	}
-	return q
-}
+func orList(xs []string) string { return joinList(xs, "or") }
 
 func caseList(xs []string) string {
 	var out []string
-	for _, x := range xs {
+	for i, x := range xs {
+		if i == listedNames {
+			out = append(out, "…")
+			break
+		}
 		out = append(out, "`"+x+" { … }`")
 	}
 	return strings.Join(out, ", ")

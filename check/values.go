@@ -7,7 +7,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
-	"github.com/wfc-lang/wfc/timespan"
+	"github.com/wfc-lang/wfc/check/timespan"
 )
 
 // Durations live in package timespan, shared with codegen; these names stay

@@ -35,3 +35,25 @@ func TestClosestLeavesCandidates(t *testing.T) {
 		t.Errorf("a tie goes to the alphabetically first: got %q", got)
 	}
 }
+
+// TestQuoteList: names in messages, with the list cut short past
+// listedNames (a message must not grow with the program).
+func TestQuoteList(t *testing.T) {
+	many := []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"}
+	for _, tt := range []struct {
+		xs   []string
+		want string
+	}{
+		{[]string{"A"}, "`A`"},
+		{[]string{"A", "B"}, "`A` and `B`"},
+		{[]string{"A", "B", "C"}, "`A`, `B` and `C`"},
+		{many, "`A`, `B`, `C`, `D`, `E`, `F`, `G`, `H`, `I`, `J` and 2 more"},
+	} {
+		if got := quoteList(tt.xs); got != tt.want {
+			t.Errorf("quoteList(%v) = %q, want %q", tt.xs, got, tt.want)
+		}
+	}
+	if got := orList([]string{"A", "B", "C"}); got != "`A`, `B` or `C`" {
+		t.Errorf("orList: %q", got)
+	}
+}

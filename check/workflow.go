@@ -59,8 +59,10 @@ type wfCtx struct {
 	aliases *scope
 	edges   map[*ast.State][]*ast.Ident
 	initial *ast.Ident // the name `Initial` gives, if it is one
-	// initialState is the state `Initial` names, if it resolved.
-	initialState *ast.State
+	// initialState is the state `Initial` names, if it resolved, and
+	// initialSetting the setting that names it.
+	initialState   *ast.State
+	initialSetting *ast.Setting
 	// meantMembers are the tracked members a WF113 names as meant: WF114
 	// does not also report them missing.
 	meantMembers map[string]bool
@@ -102,6 +104,7 @@ func (c *checker) workflow(w *ast.Workflow) {
 	// Workflow settings.
 	settings := c.newScope("setting")
 	var initial *ast.Setting
+	initialMeant := false // a setting misspelled for `Initial`
 	for _, s := range w.Settings {
 		if !settings.declare(s.Name) {
 			continue
@@ -116,22 +119,22 @@ func (c *checker) workflow(w *ast.Workflow) {
 		case "Initial":
 			initial = s
 		default:
-			c.report(s.Name.Range, diag.WF107, "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"}))
+			h := c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"})
+			c.report(s.Name.Range, diag.WF107, "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, h)
+			initialMeant = initialMeant || h.best == "Initial"
 		}
 	}
 	var initialState *ast.State
-	if initial == nil {
+	if initial == nil && initialMeant {
+		// Misspelled: WF107 says so, and no WF108 follows.
+	} else if initial == nil {
 		c.report(w.Name.Range, diag.WF108, "workflow `%s` has no `Initial` setting: add `Initial = StateName;` naming the state a run starts in", w.Name.Name)
 	} else if initial.Value != nil && !ast.HasBad(initial.Value) {
 		n, ok := ast.Unparen(initial.Value).(*ast.Name)
 		if !ok {
 			c.report(initial.Value.Rng(), diag.WF107, "`Initial` takes a state name: write `Initial = %s;`", firstStateName(w))
 		} else if st := c.resolveState(wc, wc.initialRef(n)); st != nil {
-			if st.Kind != ast.Normal {
-				d := c.report(initial.Value.Rng(), diag.WF115, "`Initial` names terminal state `%s`: a run would end before it starts; name a non-terminal state", st.Name.Name)
-				c.related(d, st.Name.Range, "declared terminal here")
-			}
-			initialState = st
+			initialState, wc.initialSetting = st, initial // WF115 is the rule initialTerminal's
 		}
 	}
 	for _, s := range w.States {

@@ -7,7 +7,7 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/diag"
-	"github.com/wfc-lang/wfc/timespan"
+	"github.com/wfc-lang/wfc/check/timespan"
 )
 
 // Lints reports WF310–WF316 for every valid consumer of a checked program.

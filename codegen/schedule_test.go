@@ -11,7 +11,7 @@ import (
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
-	"github.com/wfc-lang/wfc/timespan"
+	"github.com/wfc-lang/wfc/check/timespan"
 )
 
 // stepProgram wraps a retry policy in a durable step.

@@ -72,6 +72,11 @@ const (
 	WF315 ID = "WF315"
 	WF316 ID = "WF316"
 	WF317 ID = "WF317"
+	WF401 ID = "WF401"
+	WF402 ID = "WF402"
+	WF403 ID = "WF403"
+	WF404 ID = "WF404"
+	WF405 ID = "WF405"
 )
 
 // severities is the catalogue's severity of each code, built once.

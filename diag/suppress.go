@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Ignore is a `// wfc:ignore CODE… reason` comment. On a line of its own it
@@ -181,9 +182,8 @@ func (ig Ignore) codes(srcs Sources) []ignoreCode {
 	if i < 0 {
 		return nil
 	}
-	// The comment is ASCII up to its last code, so a byte is a column.
-	pos := func(k int) Pos {
-		return Pos{Line: ig.Range.Start.Line, Column: ig.Range.Start.Column + int32(k), Offset: ig.Range.Start.Offset + int32(k)}
+	pos := func(k int) Pos { // columns count code points
+		return Pos{Line: ig.Range.Start.Line, Column: ig.Range.Start.Column + int32(utf8.RuneCountInString(text[:k])), Offset: ig.Range.Start.Offset + int32(k)}
 	}
 	type word struct{ start, end int }
 	var words []word

@@ -10,17 +10,20 @@ import (
 	"github.com/wfc-lang/wfc/lexer"
 )
 
-// The participle grammar of the language (docs/language.md, "Grammar"). It is LL(1): with UseLookahead(0) a branch commits once it has matched
-// its first token, as a hand-written recursive-descent parser would, so
-// an error is reported at the exact token where the input stops matching.
-// Where the grammar needs two tokens of lookahead (a setting `X = v;` and an outcome
-// `X { … }` both start with a name; so do a case `X { … }` and a call; so do
-// an argument label `retry:` and an expression), the grammar takes the common
-// prefix once and the conversion to package ast sorts the shapes out.
+// The participle grammar of the language (docs/language.md, "Grammar"). It
+// is LL(1): with UseLookahead(0) a branch commits once it has matched its
+// first token, as a hand-written recursive-descent parser would, so an error
+// is reported at the exact token where the input stops matching. Where the
+// grammar needs two tokens of lookahead (a setting `X = v;` and an outcome
+// `X { … }` both start with a name; so do a case `X { … }` and a call), the
+// grammar takes the common prefix once and the conversion to package ast
+// (convert.go) sorts the shapes out: that is the conversion's reason to be.
 //
-// The grammar covers declarations and their contents; the outer shells of
-// workflows and states are split by hand (chunk.go) so that every member parses
-// on its own: that is the error recovery, and what lets chunks parse in parallel.
+// The productions are declarations, members and statements. Their leaves —
+// names, types, parameter and attribute lists, expressions — are Parseable
+// types read by hand (here, leaves.go, expr.go) whose value is the ast node.
+// The shells of workflows and states are split by hand (split.go), so every
+// member parses on its own: that is the error recovery (see the package doc).
 
 // name is an identifier, read by hand (a participle Parseable leaf) straight
 // into an ast.Ident: names are the commonest node, and a struct with a

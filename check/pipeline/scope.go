@@ -35,11 +35,11 @@ func newScopes(prog *ast.Program) *scopes {
 }
 
 // policyCodes are the warnings about one policy consumer.
-var policyCodes = map[string]bool{"WF306": true, "WF308": true, "WF310": true, "WF311": true,
-	"WF312": true, "WF313": true, "WF314": true, "WF315": true, "WF316": true}
+var policyCodes = map[diag.ID]bool{diag.WF306: true, diag.WF308: true, diag.WF310: true, diag.WF311: true,
+	diag.WF312: true, diag.WF313: true, diag.WF314: true, diag.WF315: true, diag.WF316: true}
 
 // stateCodes are the warnings about one state's flow.
-var stateCodes = map[string]bool{"WF202": true, "WF203": true, "WF204": true, "WF205": true, "WF206": true}
+var stateCodes = map[diag.ID]bool{diag.WF202: true, diag.WF203: true, diag.WF204: true, diag.WF205: true, diag.WF206: true}
 
 // scope implements diag.SuppressOptions.Scope.
 func (s *scopes) scope(ig diag.Ignore, code string) (diag.Range, bool) {
@@ -48,12 +48,13 @@ func (s *scopes) scope(ig diag.Ignore, code string) (diag.Range, bool) {
 		return diag.Range{}, false
 	}
 	line := ig.TargetLine()
-	if policyCodes[code] {
+	id := diag.ID(code)
+	if policyCodes[id] {
 		if r, ok := containing(fs.consumers, line); ok {
 			return r, true
 		}
 	}
-	if policyCodes[code] || stateCodes[code] {
+	if policyCodes[id] || stateCodes[id] {
 		if r, ok := containing(fs.states, line); ok {
 			return r, true
 		}

@@ -178,3 +178,35 @@ func TestDecisionsInReference(t *testing.T) {
 		}
 	}
 }
+
+// TestDocTables: the schedule tables docs/language.md and README.md show are
+// what wfc prints.
+func TestDocTables(t *testing.T) {
+	const capped = "workflow W { Initial = A; event Go();\n" +
+		"  state A { subscribe Go(); on Go { Workflow.Once(\"a\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).MaxAttempts(12)) { X.Y(); } goto Done; } }\n" +
+		"  terminal Done { } }\n"
+	runs := []struct {
+		args  []string
+		stdin string
+		docs  []string
+	}{
+		{[]string{"schedule", "../../testdata/examples/jobflow"}, "", []string{"../../docs/language.md", "../../README.md"}},
+		{[]string{"schedule", "--stdin-filename", "flow.wf", "-"}, capped, []string{"../../docs/language.md"}},
+	}
+	for _, r := range runs {
+		var out, errs bytes.Buffer
+		if code := run(r.args, strings.NewReader(r.stdin), &out, &errs); code != 0 {
+			t.Fatalf("wfc %v: exit %d: %s", r.args, code, errs.String())
+		}
+		table := strings.ReplaceAll(out.String(), "../../testdata/", "testdata/")
+		for _, doc := range r.docs {
+			b, err := os.ReadFile(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), table) {
+				t.Errorf("%s does not show what wfc %v prints:\n%s", doc, r.args, table)
+			}
+		}
+	}
+}

@@ -225,8 +225,10 @@ func checkRanges(t testing.TB, l *loaded, ds []diag.Diagnostic) {
 			return
 		}
 		// Line and column must agree with the offset.
-		line := int32(strings.Count(src[:r.Start.Offset], "\n")) + 1
-		lineStart := strings.LastIndexByte(src[:r.Start.Offset], '\n') + 1
+		// Lines end at LF, CR LF or a lone CR, as the lexer counts them.
+		before := src[:r.Start.Offset]
+		line := int32(strings.Count(before, "\n")+strings.Count(before, "\r")-strings.Count(before, "\r\n")) + 1
+		lineStart := strings.LastIndexAny(before, "\r\n") + 1
 		if lineStart == 0 && strings.HasPrefix(src, "\uFEFF") && r.Start.Offset >= 3 {
 			lineStart = 3 // a byte order mark takes no column
 		}

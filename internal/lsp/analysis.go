@@ -96,7 +96,7 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 		prog.Files[i] = p.file
 		ds = append(ds, p.diags...)
 	}
-	r := pipeline.RunParsed(ctx, files, prog, ds, pipeline.Options{})
+	r := pipeline.RunParsed(ctx, files, prog, ds, pipeline.Options{Settings: projectSettings()})
 	if r.Err != nil {
 		return &result{err: r.Err}
 	}

@@ -29,7 +29,7 @@ const (
 const MaxTicks Ticks = math.MaxInt64
 
 // Format prints a duration compactly, largest unit first, zero parts
-// left out (docs/language.md, "Durations"): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
+// left out (docs/language.md, Durations): 2s, 1m4s, 1d2h, 1.6s, 250ms, 0s.
 func Format(t Ticks) string {
 	if t == 0 {
 		return "0s"
@@ -130,7 +130,7 @@ func Parse(s string) (Ticks, error) {
 		total.Add(total, n.Mul(n, new(big.Rat).SetInt64(unit)))
 	}
 	// Round to the nearest tick, halves up, as TimeSpan literals round
-	// (durations here are never negative).
+	// (durations here are never negative): 0.00009ms is one tick.
 	q, r := new(big.Int).QuoRem(total.Num(), total.Denom(), new(big.Int))
 	if r.Lsh(r, 1).Cmp(total.Denom()) >= 0 {
 		q.Add(q, big.NewInt(1))
