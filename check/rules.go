@@ -323,7 +323,8 @@ func hasGoto(b *ast.Block) bool {
 
 // casesMissingMembers: WF206, a handler that matches its enum parameter with
 // cases but misses members and has no `default`. A case label misspelled
-// for a member (WF109 names it) counts as that member.
+// for a member (WF109 names it) counts as that member, and one that is
+// `default` with a capital (WF109 says so) counts as the `default`.
 func casesMissingMembers(c *checker, w *walk, n ast.Node) {
 	h, ok := n.(*ast.Handler)
 	if !ok || h.Body == nil || h.Body.Bad || w.normalState() == nil {
@@ -341,6 +342,9 @@ func casesMissingMembers(c *checker, w *walk, n ast.Node) {
 		case *ast.Case:
 			labels[st.Label.Name] = true
 			if !slices.ContainsFunc(e.Members, func(m *ast.Ident) bool { return m.Name == st.Label.Name }) {
+				if capitalDefault(st.Label.Name, true, false) {
+					return // the user wrote a `default`
+				}
 				if meant := c.memberSet(e).closest(st.Label.Name); meant != "" {
 					labels[meant] = true
 				}
@@ -362,11 +366,18 @@ func casesMissingMembers(c *checker, w *walk, n ast.Node) {
 	}
 }
 
-// secondPrincipal: WF207, a `[Principal]` entity after the first one.
+// secondPrincipal: WF207, a `[Principal]` entity after the first one. A
+// second declaration of a name (WF101) is not a second principal: the
+// duplicate is the one mistake.
 func secondPrincipal(c *checker, w *walk, n ast.Node) {
 	e, ok := n.(*ast.Entity)
 	if !ok {
 		return
+	}
+	if e.Name != nil {
+		if first, declared := c.decls[e.Name.Name]; declared && first != ast.Decl(e) {
+			return
+		}
 	}
 	for _, a := range e.Attrs {
 		if a.Name == nil || a.Name.Name != "Principal" || a.HasArgs {

@@ -18,6 +18,21 @@ type stCtx struct {
 	// meantSlots are the subscriptions a WF105 names as meant: a misspelled
 	// handler answers them, so WF203 does not also report them.
 	meantSlots map[string]bool
+	// meantSubs is, for a handler a WF105 says is meant for a subscription
+	// (misspelled, or naming the event of an aliased one), that
+	// subscription: the handler's cases match its event's enum.
+	meantSubs map[*ast.Handler]*ast.Subscribe
+}
+
+// meant records that handler h (reported by WF105) answers sub.
+func (sc *stCtx) meant(h *ast.Handler, sub *ast.Subscribe) {
+	if sc.meantSlots == nil {
+		sc.meantSlots, sc.meantSubs = map[string]bool{}, map[*ast.Handler]*ast.Subscribe{}
+	}
+	sc.meantSlots[sub.Slot().Name] = true
+	if h != nil {
+		sc.meantSubs[h] = sub
+	}
 }
 
 // state checks a state: its settings, its subscriptions (with their
@@ -120,6 +135,7 @@ func (c *checker) undeclaredEvent(wc *wfCtx, s *ast.State, sub *ast.Subscribe) [
 func (c *checker) handlers(sc *stCtx, slots map[string]*ast.Subscribe, explains []string) {
 	wc, s := sc.wc, sc.st
 	var explainSet, slotSet *nameSet // prepared at the first unknown handler
+	var aliases *aliasIndex
 	handlerScope := c.newScope("handler for")
 	for _, h := range s.Handlers {
 		handlerScope.declare(h.Name)
@@ -130,17 +146,21 @@ func (c *checker) handlers(sc *stCtx, slots map[string]*ast.Subscribe, explains 
 		if !ok {
 			if explainSet == nil {
 				explainSet, slotSet = newNameSet(explains), newNameSet(keys(slots))
+				aliases = newAliasIndex(s, slots)
 			}
-			if !s.Bad && !slices.Contains(explainSet.names, h.Name.Name) && explainSet.closest(h.Name.Name) == "" {
-				if meant := c.unsubscribedHandler(s, h, slotSet); meant != "" {
-					if sc.meantSlots == nil {
-						sc.meantSlots = map[string]bool{}
-					}
-					sc.meantSlots[meant] = true
+			if s.Bad || slices.Contains(explainSet.names, h.Name.Name) || explainSet.closest(h.Name.Name) != "" {
+				c.orphanBody(sc, h)
+				continue
+			}
+			if sub = c.aliasedHandler(sc, h, aliases, slotSet); sub == nil {
+				meant := c.unsubscribedHandler(s, h, slotSet)
+				if meant == "" {
+					c.orphanBody(sc, h)
+					continue
 				}
+				sub = slots[meant]
 			}
-			c.handlerBody(sc, h, nil)
-			continue
+			sc.meant(h, sub)
 		}
 		ev := wc.events[sub.Event.Name]
 		if h.Params != nil && ev != nil {
@@ -164,6 +184,53 @@ func (c *checker) renameSubscribed(s *ast.State, sub *ast.Subscribe, name string
 	}
 	sortEdits(edits)
 	return diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", sub.Event.Name, name), Edits: edits}
+}
+
+// aliasIndex is, for a state, its aliased subscriptions that no handler
+// answers yet, by event name: `on X` for such an event X means the alias.
+// It is prepared once per state, at its first unanswered handler.
+type aliasIndex struct {
+	byEvent map[string][]*ast.Subscribe
+	events  *nameSet
+}
+
+func newAliasIndex(s *ast.State, slots map[string]*ast.Subscribe) *aliasIndex {
+	handled := make(map[string]bool, len(s.Handlers))
+	for _, h := range s.Handlers {
+		handled[h.Name.Name] = true
+	}
+	ix := &aliasIndex{byEvent: map[string][]*ast.Subscribe{}}
+	for _, sub := range s.Subscribes {
+		if sub.Alias != nil && slots[sub.Alias.Name] == sub && !handled[sub.Alias.Name] {
+			ix.byEvent[sub.Event.Name] = append(ix.byEvent[sub.Event.Name], sub)
+		}
+	}
+	ix.events = newNameSet(keys(ix.byEvent))
+	return ix
+}
+
+// aliasedHandler reports WF105 for `on X` where X is (or, when no slot of
+// the state is close to X, is close to) the event of an aliased
+// subscription no handler answers (`subscribe X() as Y; on X`): the handler
+// is meant to be `on Y`, the one answer, with its fix. It returns that
+// subscription, or nil when there is none or several (which is meant is
+// then unknowable).
+func (c *checker) aliasedHandler(sc *stCtx, h *ast.Handler, ix *aliasIndex, slots *nameSet) *ast.Subscribe {
+	event := h.Name.Name
+	if len(ix.byEvent[event]) == 0 && slots.closest(event) == "" {
+		event = ix.events.closest(event)
+	}
+	subs := ix.byEvent[event]
+	if len(subs) != 1 {
+		return nil
+	}
+	meant := subs[0]
+	alias := meant.Alias.Name
+	d := c.report(h.Name.Range, diag.WF105, "`on %s`: state `%s` subscribes `%s` with the alias `%s`, so its handler is `on %s`", h.Name.Name, sc.st.Name.Name, event, alias, alias)
+	c.related(d, meant.Alias.Range, "the alias")
+	d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", h.Name.Name, alias),
+		Edits: []diag.Edit{{File: c.file.Name, Range: h.Name.Range, NewText: alias}}})
+	return meant
 }
 
 // unsubscribedHandler reports WF105 for `on X` when no subscription of the
@@ -203,6 +270,20 @@ type blockCtx struct {
 	// typeUnknown: a parameter's type is unknown or declared twice (WF102,
 	// WF101 say so), so whether cases fit cannot be known.
 	typeUnknown bool
+	hasDefault  bool // the block being checked has a `default`
+}
+
+// hasDefault reports whether block b has a `default`.
+func hasDefault(b *ast.Block) bool {
+	return slices.ContainsFunc(b.Stmts, func(st ast.Stmt) bool { _, ok := st.(*ast.Default); return ok })
+}
+
+// capitalDefault reports whether a case label that is no member of its
+// enum is `default` with the wrong case (`Default { … }`) in a handler's
+// block without a `default`: then the user wrote a default, and WF109 says
+// so alone (WF206 counts it as the default).
+func capitalDefault(label string, inHandler, blockHasDefault bool) bool {
+	return inHandler && !blockHasDefault && label != "default" && strings.EqualFold(label, "default")
 }
 
 func (c *checker) handlerBody(sc *stCtx, h *ast.Handler, ev *ast.Event) {
@@ -211,6 +292,19 @@ func (c *checker) handlerBody(sc *stCtx, h *ast.Handler, ev *ast.Event) {
 	}
 	bc := &blockCtx{sc: sc, handler: true, where: fmt.Sprintf("handler `on %s`", h.Name.Name)}
 	bc.enum, bc.enumParam, bc.typeUnknown = c.paramEnum(h, ev)
+	c.block(bc, h.Body)
+}
+
+// orphanBody checks the body of a handler that answers no subscription of
+// its state (WF105 or WF104 says why). Without parameters of its own, the
+// enum its cases match is unknowable, so its case labels are not checked.
+func (c *checker) orphanBody(sc *stCtx, h *ast.Handler) {
+	if h.Body == nil {
+		return
+	}
+	bc := &blockCtx{sc: sc, handler: true, where: fmt.Sprintf("handler `on %s`", h.Name.Name)}
+	bc.enum, bc.enumParam, bc.typeUnknown = c.paramEnum(h, nil)
+	bc.typeUnknown = bc.typeUnknown || h.Params == nil
 	c.block(bc, h.Body)
 }
 
@@ -246,6 +340,9 @@ func (c *checker) handlerEnum(wc *wfCtx, s *ast.State, h *ast.Handler) (*ast.Enu
 			break
 		}
 	}
+	if f := c.stFacts[s]; ev == nil && f != nil && f.meantSubs[h] != nil {
+		ev = wc.events[f.meantSubs[h].Event.Name] // a handler WF105 says is meant for it
+	}
 	e, param, _ := c.paramEnum(h, ev)
 	return e, param
 }
@@ -274,6 +371,9 @@ func (c *checker) block(bc *blockCtx, b *ast.Block) {
 	}
 	var firstDefault *ast.Default
 	caseScope := c.newScope("case")
+	outer := bc.hasDefault
+	bc.hasDefault = hasDefault(b)
+	defer func() { bc.hasDefault = outer }() // nested blocks share bc
 	for _, st := range b.Stmts {
 		switch st := st.(type) {
 		case *ast.Goto:
@@ -339,6 +439,12 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
 	}
 	set := c.memberSet(bc.enum)
 	if _, found := slices.BinarySearch(set.names, label.Name); found {
+		return
+	}
+	if capitalDefault(label.Name, bc.handler, bc.hasDefault) {
+		d := c.report(label.Range, diag.WF109, "case `%s` is not a member of `%s`, the type of `%s`; did you mean `default`? (keywords are lower-case)", label.Name, bc.enum.Name.Name, bc.enumParam)
+		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("replace `%s` with `default`", label.Name),
+			Edits: []diag.Edit{{File: c.file.Name, Range: label.Range, NewText: "default"}}})
 		return
 	}
 	h := c.suggest(label.Range, label.Name, set)

@@ -6,8 +6,8 @@ import (
 	"math/big"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/timespan"
 	"github.com/wfc-lang/wfc/diag"
-	"github.com/wfc-lang/wfc/timespan"
 )
 
 // Durations live in package timespan, shared with codegen; these names stay

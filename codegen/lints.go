@@ -6,8 +6,8 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/timespan"
 	"github.com/wfc-lang/wfc/diag"
-	"github.com/wfc-lang/wfc/timespan"
 )
 
 // Lints reports WF310–WF316 for every valid consumer of a checked program.
@@ -98,8 +98,8 @@ func lint(l *diag.List, s *Schedule) {
 		add(l, file, p.Expr.Rng(), diag.WF314, fmt.Sprintf("a wait in budget exceeds TimeSpan's range: %s would wait more than 10675199d2h48m5.4775807s; add `.Cap(…)` or lower the attempts (%s)",
 			attempt(s.facts.overflowAt), check.AttemptsBothWays(s.Attempts)))
 	} else if p.Shape == check.ShapeExponential && !p.HasCap() && s.facts.overHourAt > 0 {
-		add(l, file, p.Expr.Rng(), diag.WF312, fmt.Sprintf("`Exponential(%s)` without a cap waits more than an hour within its budget: %s waits %s; add `.Cap(TimeSpan.FromMinutes(5))` or lower the attempts (%s)",
-			timespan.Format(s.Interval), attempt(s.facts.overHourAt), timespan.Format(s.facts.overHourWait), check.AttemptsBothWays(s.Attempts)))
+		add(l, file, p.Expr.Rng(), diag.WF312, fmt.Sprintf("`Exponential(%s)` without a cap waits more than an hour within its budget: %s waits %s; %s (%s)",
+			timespan.Format(s.Interval), attempt(s.facts.overHourAt), timespan.Format(s.facts.overHourWait), overHourRemedy(s.Interval), check.AttemptsBothWays(s.Attempts)))
 	}
 }
 
@@ -126,4 +126,15 @@ func memberText(c *check.Consumer, m *check.Member) string {
 func deleteMember(file string, m *check.Member) diag.Fix {
 	return diag.Fix{Title: "delete `." + m.Name.Name + "(…)`", MachineApplicable: true,
 		Edits: []diag.Edit{{File: file, Range: m.Cut, NewText: ""}}}
+}
+
+// overHourRemedy says what to write for WF312. An hour is the natural cap
+// (no wait then exceeds what the warning is about), unless the interval
+// itself is an hour or more: a cap there would flatten the policy into
+// Fixed, so only fewer attempts or a Fixed policy help.
+func overHourRemedy(interval Ticks) string {
+	if interval < timespan.TicksPerHour {
+		return "add `.Cap(TimeSpan.FromHours(1))` or lower the attempts"
+	}
+	return fmt.Sprintf("lower the attempts, or write `Backoff.Fixed(…)` of %s", timespan.Format(interval))
 }

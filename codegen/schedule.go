@@ -15,7 +15,7 @@ import (
 	"math/big"
 
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/timespan"
+	"github.com/wfc-lang/wfc/check/timespan"
 )
 
 // Ticks are 100 ns units (package timespan).

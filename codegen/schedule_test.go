@@ -9,9 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/timespan"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
-	"github.com/wfc-lang/wfc/timespan"
 )
 
 // stepProgram wraps a retry policy in a durable step.

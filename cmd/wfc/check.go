@@ -49,7 +49,7 @@ Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 	fl.StringVar(&f.color, "color", "auto", "color: auto (only on a terminal), always or never")
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input) in diagnostics")
 	fl.BoolVar(&f.fix, "fix", false, "apply the fixes that need no human decision, in place, then report what remains")
-	fl.BoolVar(&f.diff, "diff", false, "with --fix: print the changes as a unified diff instead of writing them")
+	fl.BoolVar(&f.diff, "diff", false, "with --fix: print the changes as a unified diff instead of writing them (what remains goes to stderr)")
 	f.settings.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
@@ -62,6 +62,9 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if f.diff && !f.fix {
 		return fmt.Errorf("--diff goes with --fix: `wfc check --fix --diff` prints the changes --fix would make")
+	}
+	if f.diff && f.format != "text" {
+		return fmt.Errorf("--diff prints a unified diff and reports what remains as text; it does not go with --format %s", f.format)
 	}
 	color, err := useColor(f.color, stdout)
 	if err != nil {
@@ -81,10 +84,7 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 			return err
 		}
 		if f.diff {
-			if err := w.Flush(); err != nil {
-				return fmt.Errorf("writing output: %w", err)
-			}
-			return exitFor(l, a.diags, f.strict)
+			return finishDiff(l, a, f, w, stderr)
 		}
 	}
 	switch f.format {
@@ -109,6 +109,24 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
+	return exitFor(l, a.diags, f.strict)
+}
+
+// finishDiff ends `check --fix --diff`: the diff is on stdout (in w); what
+// the fixes leave is reported on standard error, as text (--color judged
+// for stderr), so the diff stays a patch a tool can apply.
+func finishDiff(l *loaded, a *analysis, f checkFlags, w *bufio.Writer, stderr io.Writer) error {
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	color, err := useColor(f.color, stderr)
+	if err != nil {
+		return err
+	}
+	if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{Color: color}); err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
 	return exitFor(l, a.diags, f.strict)
 }
 

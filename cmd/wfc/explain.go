@@ -15,7 +15,7 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "explain [CODE]",
 		Short: "Explain a diagnostic code, with a wrong and a corrected example; without CODE, list the codes",
-		Args:  cobra.MaximumNArgs(1),
+		Args:  atMostOne("CODE"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			var out []string
 			for _, c := range diag.Codes {

@@ -36,9 +36,9 @@ error (see ` + "`wfc explain WF401`" + ` and docs/temporal.md), never changed si
 
 Exit status: 0 exported; 1 the program has errors (nothing is exported),
 or with --strict a WF4xx warning; 2 usage error or an unreadable path.`,
-		Args: cobra.NoArgs,
+		Args: oneOfCommands("target"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return fmt.Errorf("name a target: wfc export temporal PATH...")
+			return usageError(cmd, "name a target: wfc export temporal PATH...")
 		},
 	}
 	var f exportFlags
@@ -50,7 +50,7 @@ form (initialInterval, backoffCoefficient, maximumInterval, maximumAttempts)
 and, per milestone, the windows and waits that workflow code runs
 (integration/temporal runs them). What Temporal cannot express is a WF4xx
 warning. See docs/temporal.md.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needPaths,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"wf"}, cobra.ShellCompDirectiveFilterFileExt
 		},

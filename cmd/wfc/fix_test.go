@@ -82,6 +82,18 @@ func TestUnifiedDiff(t *testing.T) {
 	}
 }
 
+// TestUnifiedDiffIsMinimal: two changes with one unchanged line between them
+// keep that line as context (the diff --fix --diff used to print removed and
+// added it again), and a name with a line break cannot forge a header.
+func TestUnifiedDiffIsMinimal(t *testing.T) {
+	old := "a\nb\nc\nd\ne\n"
+	new := "a\nB\nc\nD\ne\n"
+	want := "--- a/x\\ny\n+++ b/x\\ny\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n-d\n+D\n e\n"
+	if got := unifiedDiff("x\ny", old, new); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // FuzzKeepLineEndings: in a CRLF file, any edit adjusted by keepLineEndings
 // leaves every line break a CRLF.
 func FuzzKeepLineEndings(f *testing.F) {

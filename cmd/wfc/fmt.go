@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 	"github.com/wfc-lang/wfc/codegen/format"
 	"github.com/wfc-lang/wfc/diag"
@@ -32,7 +31,7 @@ below it) or - for standard input. Without flags it prints the formatted text.
 
 Exit status: 0 done; 1 a file has syntax errors (it is not formatted) or, with
 --check, a file is not formatted; 2 a path could not be read or written.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needPaths,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFmt(f, args, stdin, stdout, stderr, osFS)
 		},
@@ -79,7 +78,7 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 			fmt.Fprintln(out, name)
 		}
 		if f.diff {
-			out.WriteString(fmtDiff(name, src, formatted))
+			out.WriteString(unifiedDiff(name, src, formatted))
 		}
 		if f.check {
 			raise(exitFound)
@@ -112,15 +111,4 @@ func writeThrough(fsys fileSystem, name, data string) error {
 		return unwrapPathError(err)
 	}
 	return fsys.writeAtomic(target, data)
-}
-
-// fmtDiff is the unified diff of a file's formatting. Formatting may move
-// many lines, so it takes a minimal line diff (Myers, as gopls computes it)
-// rather than the local one --fix --diff uses for its few small edits.
-func fmtDiff(name, old, new string) string {
-	d, err := udiff.ToUnified("a/"+name, "b/"+name, old, udiff.Lines(old, new), udiff.DefaultContextLines)
-	if err != nil {
-		return unifiedDiff(name, old, new) // cannot happen: the edits come from old
-	}
-	return d
 }

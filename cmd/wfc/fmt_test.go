@@ -59,7 +59,7 @@ func TestFmtDiffIsMinimal(t *testing.T) {
 	old := "workflow W {\n  Initial = A;\n  Autostart = true;\n  event Go();\n  terminal A { }\n}\n"
 	new := "workflow W {\n  Initial   = A;\n  Autostart = true;\n  event Go();\n  terminal A { }\n}\n"
 	want := "--- a/w.wf\n+++ b/w.wf\n@@ -1,5 +1,5 @@\n workflow W {\n-  Initial = A;\n+  Initial   = A;\n   Autostart = true;\n   event Go();\n   terminal A { }\n"
-	if got := fmtDiff("w.wf", old, new); got != want {
+	if got := unifiedDiff("w.wf", old, new); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -27,7 +27,7 @@ Any program that parses is drawn. When it has errors, the diagnostics go to
 standard error, milestones and steps whose policies have errors are drawn
 without numbers, and the exit status is 1; a file with syntax errors is not
 drawn. Exit 2: a path could not be read.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needPaths,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGraph(graph.Format(format), args, stdin, stdout, stderr)
 		},

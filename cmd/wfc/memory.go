@@ -16,26 +16,30 @@ import (
 // The soft memory limit is memoryPerByte bytes per input byte, and at least
 // memoryBase: peak RSS (which the limit does not all cover: the binary, the
 // runtime's own structures) stays within 30 bytes per input byte on large inputs
-// (a program's syntax tree and checker state take about 18 bytes per byte of
+// (a program's syntax tree and checker state take 15–18 bytes per byte of
 // source), and small inputs are not squeezed for memory they can spare.
 const (
-	memoryPerByte = 24
+	memoryPerByte = 27
 	memoryBase    = 256 << 20
 )
 
-// gcPercent is GOGC unless the user set it. Parsing makes about 300 bytes of
+// gcPercent is GOGC unless the user set it. Parsing makes about 150 bytes of
 // short-lived garbage per input byte; collecting it less often than Go's
-// default (100) saves a quarter of the CPU on 100 files, and the memory limit
+// default (100) saves a sixth of the CPU on 100 files, and the memory limit
 // bounds what that costs in memory.
 const gcPercent = 400
 
 // raiseAt is the share of the limit (in percent) past which the live heap
 // makes the limit step aside: the collector would otherwise run back to back
 // to stay under it (thrash; 1M enum members took 24 s with the limit instead
-// of 4.9 s without). The limit is then raised to twice the live heap, what
-// Go's default GOGC=100 would allow: such an input uses more memory than
-// memoryPerByte, but the collector never runs far more often than by default.
+// of 4.9 s without). The limit is then lifted and GOGC set back to Go's
+// default, 100 (unless the user set GOGC): such an input uses more memory
+// than memoryPerByte, as much as Go's defaults give it, and the collector
+// runs as often as by default, not more.
 const raiseAt = 85
+
+// defaultGC is GOGC once the limit has stepped aside.
+const defaultGC = 100
 
 // limitMemory sets GOGC and a soft memory limit proportional to the input,
 // unless the user set GOMEMLIMIT (then it leaves both alone) or GOGC (then it
@@ -54,7 +58,7 @@ func limitMemory(l *loaded) (restore func()) {
 	for _, s := range l.sources {
 		n += int64(len(s.Src))
 	}
-	w := &heapWatch{limit: max(memoryBase, memoryPerByte*n)}
+	w := &heapWatch{limit: max(memoryBase, memoryPerByte*n), setGC: prevGC != -2}
 	prevLimit := debug.SetMemoryLimit(w.limit)
 	w.arm()
 	return func() {
@@ -70,27 +74,25 @@ func limitMemory(l *loaded) (restore func()) {
 // raiseAt before the limit steps aside.
 const readings = 3
 
-// nextLimit returns the memory limit to use after a collection, given the
-// live heap after the last few. The smallest counts: on a loaded machine a
-// slow concurrent mark counts everything allocated meanwhile as live, so a
-// reading can be far too high, while a heap that really outgrew the limit
-// stays there.
-func nextLimit(limit int64, recent [readings]int64) int64 {
+// stepAside reports whether the limit should step aside after a collection,
+// given the live heap after the last few. The smallest counts: readings vary from one
+// collection to the next (150–220 MB on the 500,000-line file; what is
+// allocated during a mark counts as live), while a heap that really outgrew
+// the limit stays there.
+func stepAside(limit int64, recent [readings]int64) bool {
 	live := int64(math.MaxInt64 / 200)
 	for _, r := range recent {
 		live = min(live, r)
 	}
-	if live*100 > limit*raiseAt {
-		return 2 * live
-	}
-	return limit
+	return live*100 > limit*raiseAt
 }
 
-// heapWatch raises the memory limit when the live heap comes near it. It
+// heapWatch lifts the memory limit when the live heap comes near it. It
 // runs after each collection, from a finalizer that re-arms itself, so no
 // goroutine polls.
 type heapWatch struct {
-	limit   int64           // touched only by the finalizer goroutine after arm
+	limit   int64           // the soft memory limit set
+	setGC   bool            // GOGC is ours to set
 	recent  [readings]int64 // the live heap after the last collections
 	n       int             // collections seen
 	stopped atomic.Bool
@@ -115,9 +117,12 @@ func (s *sentinel) afterGC() {
 	if w.sample[0].Value.Kind() == metrics.KindUint64 {
 		w.recent[w.n%readings] = int64(min(w.sample[0].Value.Uint64(), math.MaxInt64))
 		w.n++
-		if next := nextLimit(w.limit, w.recent); w.n >= readings && next != w.limit {
-			w.limit = next
-			debug.SetMemoryLimit(next)
+		if w.n >= readings && stepAside(w.limit, w.recent) {
+			debug.SetMemoryLimit(math.MaxInt64)
+			if w.setGC {
+				debug.SetGCPercent(defaultGC)
+			}
+			return // nothing left to watch
 		}
 	}
 	runtime.SetFinalizer(s, (*sentinel).afterGC)

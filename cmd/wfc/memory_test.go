@@ -10,23 +10,22 @@ import (
 	"github.com/wfc-lang/wfc/parser"
 )
 
-func TestNextLimit(t *testing.T) {
+func TestStepAside(t *testing.T) {
 	const mb = 1 << 20
 	type r = [readings]int64
 	tests := []struct {
-		limit  int64
 		recent r
-		want   int64
+		want   bool
 	}{
-		{300 * mb, r{100 * mb, 100 * mb, 100 * mb}, 300 * mb}, // far below: the limit holds
-		{300 * mb, r{255 * mb, 255 * mb, 255 * mb}, 300 * mb}, // exactly 85%: still holds
-		{300 * mb, r{256 * mb, 270 * mb, 260 * mb}, 512 * mb}, // past 85% each time: twice the live heap
-		{300 * mb, r{900 * mb, 800 * mb, 850 * mb}, 1600 * mb},
-		{300 * mb, r{280 * mb, 290 * mb, 150 * mb}, 300 * mb}, // not every time: slow marks, not a larger heap
+		{r{100 * mb, 100 * mb, 100 * mb}, false}, // far below: the limit holds
+		{r{255 * mb, 255 * mb, 255 * mb}, false}, // exactly 85%: still holds
+		{r{256 * mb, 270 * mb, 260 * mb}, true},  // past 85% each time
+		{r{900 * mb, 800 * mb, 850 * mb}, true},
+		{r{280 * mb, 290 * mb, 150 * mb}, false}, // not every time
 	}
 	for _, tt := range tests {
-		if got := nextLimit(tt.limit, tt.recent); got != tt.want {
-			t.Errorf("nextLimit(%d MB, %v) = %d MB, want %d MB", tt.limit/mb, tt.recent, got/mb, tt.want/mb)
+		if got := stepAside(300*mb, tt.recent); got != tt.want {
+			t.Errorf("stepAside(300 MB, %v) = %v, want %v", tt.recent, got, tt.want)
 		}
 	}
 }

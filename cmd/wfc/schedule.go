@@ -33,6 +33,9 @@ into its resolved schedule: the normalised policy, the budget counted both
 ways, and per attempt the wait before it and when it starts (see
 "The schedule table" in docs/language.md).
 
+In text format the program's warnings go to standard error before the
+tables, as wfc check prints them; the JSON document does not carry them.
+
 A program with errors has no schedule: its diagnostics go to standard error
 (with --format json, the diagnostics document of wfc check goes to standard
 output) and the exit status is 1.`,
@@ -76,6 +79,13 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 	if f.format == "json" {
 		err = codegen.WriteJSONNotes(w, ss, l.notes)
 	} else {
+		// The warnings first, on stderr, so a user sees them (WF312: a
+		// policy that waits hours) without running wfc check as well.
+		if len(a.diags) > 0 {
+			if err := writeReport(stderr, l, a.diags); err != nil {
+				return err
+			}
+		}
 		err = codegen.WriteText(w, ss)
 	}
 	if err == nil {
@@ -127,15 +137,23 @@ func noSchedule(f scheduleFlags, l *loaded, a *analysis, stdout, stderr io.Write
 		if err := diag.WriteJSONNotes(stdout, a.diags, len(l.order), l.notes); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
-	} else {
-		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
-			return err
-		}
-		fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
+	} else if err := writeReport(stderr, l, a.diags); err != nil {
+		return err
 	}
 	fmt.Fprintln(stderr, "wfc: the program has errors, so it has no schedule")
 	if l.failed {
 		return exitError{exitUsage}
 	}
 	return exitError{exitFound}
+}
+
+// writeReport renders diagnostics as wfc check's text format does, summary
+// line and all, without colors: the report that goes to standard error
+// beside another command's output.
+func writeReport(w io.Writer, l *loaded, ds []diag.Diagnostic) error {
+	if err := diag.WriteText(w, ds, l.bytes, diag.TextOptions{}); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, diag.Summary(ds, len(l.order)))
+	return err
 }

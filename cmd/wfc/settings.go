@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/wfc-lang/wfc/check/settings"
 	"github.com/wfc-lang/wfc/diag"
-	"github.com/wfc-lang/wfc/settings"
 )
 
 // settingsFlags are --disable and --error, which apply on top of each

@@ -20,6 +20,14 @@ type result struct {
 	diags     []diag.Diagnostic
 	schedules []*codegen.Schedule
 	err       error // ctx.Err() when cancelled
+
+	// sem are the checker's and the lints' diagnostics before ignore
+	// comments apply: what recheck updates.
+	sem []diag.Diagnostic
+	// incremental tells how the program was checked (for tests and logs).
+	incremental bool
+	// part is what recheck checked last, for the next keystroke.
+	part checkedPart
 }
 
 // parsed is one file's syntax tree with its syntax diagnostics.
@@ -29,36 +37,46 @@ type parsed struct {
 	diags []diag.Diagnostic
 }
 
-// parseCache keeps each file's last parse: files parse independently (the
-// parser has no cross-file state), so after an edit only the edited file is
-// parsed again and the unchanged trees are reused.
+// parseCache keeps each file's last parse and the last analysis: files
+// parse independently (the parser has no cross-file state), so after an
+// edit only the edited file is parsed again, and within it only the edited
+// declaration where that is safe (reparseDecl); then only the workflows the
+// edit can affect are checked again where that is safe (recheck). One
+// analysis runs at a time; the last result is kept only when it belongs to
+// the cached trees (an analysis cancelled after parsing forgets it).
 type parseCache struct {
 	mu    sync.Mutex
 	files map[string]*parsed
+	last  *result
 }
 
 func newParseCache() *parseCache { return &parseCache{files: map[string]*parsed{}} }
 
 // parse returns the trees of files, parsing only those whose text changed,
-// and forgets files no longer in the program.
-func (pc *parseCache) parse(ctx context.Context, files []parser.Source) ([]*parsed, error) {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	out := make([]*parsed, len(files))
+// and the next cache content. edit is set when exactly one file changed,
+// in one declaration.
+func (pc *parseCache) parse(files []parser.Source) (out []*parsed, keep map[string]*parsed, edit *declEdit) {
+	out = make([]*parsed, len(files))
+	keep = make(map[string]*parsed, len(files))
 	var todo []parser.Source
 	var at []int
-	keep := make(map[string]*parsed, len(files))
+	changed := 0
 	for i, f := range files {
-		if p := pc.files[f.Name]; p != nil && p.src == f.Src {
-			out[i] = p
-			keep[f.Name] = p
+		p := pc.files[f.Name]
+		if p != nil && p.src == f.Src {
+			out[i], keep[f.Name] = p, p
+			continue
+		}
+		changed++
+		if np, e, ok := reparseDecl(p, f.Name, f.Src); ok {
+			out[i], keep[f.Name], edit = np, np, e
 			continue
 		}
 		todo = append(todo, f)
 		at = append(at, i)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if changed != 1 || len(todo) > 0 || len(files) != len(pc.files) {
+		edit = nil
 	}
 	if len(todo) > 0 {
 		prog, ds := parser.Parse(todo, parser.Options{})
@@ -68,37 +86,58 @@ func (pc *parseCache) parse(ctx context.Context, files []parser.Source) ([]*pars
 		}
 		for k, f := range prog.Files {
 			p := &parsed{src: f.Src, file: f, diags: byFile[f.Name]}
-			out[at[k]] = p
-			keep[f.Name] = p
+			out[at[k]], keep[f.Name] = p, p
 		}
 	}
-	pc.files = keep
-	return out, nil
+	return out, keep, edit
 }
 
-// analyze runs the library pipeline over the workspace's files: parse (with
-// the cache), check, lower the schedules, lint them, apply ignore comments,
-// sort. It mirrors check/pipeline.Run step for step; the only difference is
-// that unchanged files are not parsed again.
-//
-// An incremental path (re-checking only what an edit can affect) must not
-// mirror the pipeline: lower and lint its part with pipeline.Lower and finish
-// with pipeline.Finish (ignore comments with their scopes, project settings,
-// sort), so the server can never report what `wfc check` would not.
+// analyze runs the library pipeline over the workspace's files with the
+// parse cache: pipeline.RunParsed's steps — check, pipeline.Lower (tables
+// and their lints), pipeline.Finish (ignore comments with their scopes,
+// project settings from wfc.json, sort) — with two shortcuts: unchanged
+// files are not parsed again and, after an edit inside one workflow, only
+// the workflows it can affect are checked and lowered again (recheck). Both
+// paths end in pipeline.Finish, so the server reports what `wfc check`
+// reports.
 func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result {
-	ps, err := pc.parse(ctx, files)
-	if err != nil {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if err := ctx.Err(); err != nil {
 		return &result{err: err}
 	}
+	last := pc.last
+	ps, keep, edit := pc.parse(files)
+	// The trees are good whatever happens next: keep them, so a check
+	// cancelled now (the user typed on) does not cost the next one a parse.
+	// The last result no longer matches them until this check completes.
+	pc.files, pc.last = keep, nil
 	prog := &ast.Program{Files: make([]*ast.File, len(ps))}
-	var ds []diag.Diagnostic
+	var syntax []diag.Diagnostic
+	sources := make(diag.Sources, len(files))
 	for i, p := range ps {
 		prog.Files[i] = p.file
-		ds = append(ds, p.diags...)
+		syntax = append(syntax, p.diags...)
+		sources[files[i].Name] = files[i].Src
 	}
-	r := pipeline.RunParsed(ctx, files, prog, ds, pipeline.Options{Settings: projectSettings()})
-	if r.Err != nil {
-		return &result{err: r.Err}
+	if err := ctx.Err(); err != nil {
+		return &result{err: err}
 	}
-	return &result{prog: prog, checked: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
+	res := &result{prog: prog}
+	if edit != nil {
+		if sem, cons, scheds, part, ok := recheck(last, edit, prog); ok {
+			res.sem, res.schedules, res.incremental, res.part = sem, scheds, true, part
+			res.checked = &check.Result{Consumers: cons}
+		}
+	}
+	if !res.incremental {
+		res.checked = check.Check(prog)
+		var lints []diag.Diagnostic
+		res.schedules, lints = pipeline.Lower(res.checked, codegen.Options{})
+		res.sem = append(append([]diag.Diagnostic{}, res.checked.Diags...), lints...)
+	}
+	ds := append(append([]diag.Diagnostic(nil), syntax...), res.sem...)
+	res.diags = pipeline.Finish(prog, sources, ds, pipeline.Options{Settings: projectSettings()})
+	pc.last = res
+	return res
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/wfc-lang/wfc/parser"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,16 +36,21 @@ func benchEdits(b *testing.B, lines, files int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()
+	lat := make([]time.Duration, 0, b.N)
 	for i := 0; i < b.N; i++ {
 		v := int32(i + 2)
+		t0 := time.Now()
 		if i%2 == 0 {
 			c.edit(name, v, protocol.Range{Start: p, End: p}, " ")
 		} else {
 			c.edit(name, v, protocol.Range{Start: p, End: protocol.Position{Line: p.Line, Character: p.Character + 1}}, "")
 		}
 		c.version(name, v)
+		lat = append(lat, time.Since(t0))
 	}
 	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2])/float64(time.Millisecond), "p50-ms")
 	reportCPU(b, cpu)
 	reportRSS(b)
 }
@@ -61,19 +67,24 @@ func BenchmarkOpenWorkspace(b *testing.B) {
 		ws[f.Name] = f.Src
 	}
 	b.ReportAllocs()
+	var cpu time.Duration
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		c := startRaw(b, ws)
 		b.StartTimer()
+		c0 := cpuTime()
 		c.initialize()
 		c.open(gen[0].Name, gen[0].Src)
 		c.version(gen[0].Name, 1)
+		cpu += cpuTime() - c0
 		b.StopTimer()
 		reportRSS(b)
 		_ = c.srv.Exit(c.ctx)
 		<-c.exit
+		c.stop()
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
 // cpuTime is the process's user+system CPU time so far. The machine is
@@ -122,17 +133,23 @@ func benchAnalyze(b *testing.B, lines, files int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()
+	incr := 0
 	for i := 0; i < b.N; i++ {
 		if i%2 == 0 {
 			srcs[0].Src = strings.Replace(orig, "Autostart", " Autostart", 1)
 		} else {
 			srcs[0].Src = orig
 		}
-		if r := analyze(context.Background(), pc, srcs); r.err != nil {
+		r := analyze(context.Background(), pc, srcs)
+		if r.err != nil {
 			b.Fatal(r.err)
+		}
+		if r.incremental {
+			incr++
 		}
 	}
 	reportCPU(b, cpu)
+	b.ReportMetric(float64(incr)/float64(b.N), "incremental/op")
 }
 
 func BenchmarkAnalyze2000Lines(b *testing.B)           { benchAnalyze(b, 2000, 1) }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"sort"
 	"sync"
 	"time"
 
@@ -50,13 +51,16 @@ type checker struct {
 	ready     chan struct{} // closed (and replaced) whenever snap changes
 	timer     *time.Timer
 	stopped   bool
-	published map[string]bool // closed files last published with diagnostics
+	published map[string]bool  // closed files last published with diagnostics
+	texts     map[string]*text // line indexes of closed files, kept while their text is
 
 	pubMu sync.Mutex // publications go out in generation order
 }
 
 func newChecker(s *Server) *checker {
-	return &checker{s: s, pc: newParseCache(), ws: newWorkspace(), ready: make(chan struct{}), published: map[string]bool{}}
+	// Generation 1 is the workspace as read at start: a request before any
+	// change still gets a check.
+	return &checker{s: s, pc: newParseCache(), ws: newWorkspace(), gen: 1, ready: make(chan struct{}), published: map[string]bool{}, texts: map[string]*text{}}
 }
 
 func (c *checker) generation() uint64 {
@@ -102,6 +106,8 @@ func (c *checker) stop() {
 	if c.cancel != nil {
 		c.cancel()
 	}
+	close(c.ready) // wake the requests waiting for a check that will not come
+	c.ready = make(chan struct{})
 }
 
 // run checks the current generation unless it is checked or being checked.
@@ -132,11 +138,18 @@ func (c *checker) run() {
 	if res.err != nil {
 		return
 	}
+	c.mu.Lock()
 	for _, f := range files {
 		if sn.texts[f.Name] == nil {
-			sn.texts[f.Name] = newText(f.Src)
+			t := c.texts[f.Name]
+			if t == nil || t.src != f.Src {
+				t = newText(f.Src)
+				c.texts[f.Name] = t
+			}
+			sn.texts[f.Name] = t
 		}
 	}
+	c.mu.Unlock()
 	sn.res = res
 	sn.byFile = map[string][]diag.Diagnostic{}
 	for _, d := range res.diags {
@@ -172,8 +185,12 @@ func (c *checker) snapshot(ctx context.Context) (*snapshot, error) {
 			c.mu.Unlock()
 			return sn, nil
 		}
+		if c.stopped {
+			c.mu.Unlock()
+			return nil, protocol.Errorf(protocol.CodeRequestFailed, "wfc lsp: the server is shutting down")
+		}
 		ready := c.ready
-		if c.running < want && !c.stopped {
+		if c.running < want {
 			go c.run() // a request should not wait out the debounce
 		}
 		c.mu.Unlock()
@@ -202,9 +219,24 @@ func (c *checker) publish(sn *snapshot) {
 			c.published[name] = has
 		}
 	}
+	// A file gone from the workspace (deleted on disk) loses its diagnostics.
+	for name, had := range c.published {
+		if _, ok := sn.texts[name]; !ok {
+			if had {
+				names = append(names, name)
+			}
+			delete(c.published, name)
+		}
+	}
+	for name := range c.texts {
+		if _, ok := sn.texts[name]; !ok {
+			delete(c.texts, name)
+		}
+	}
 	c.mu.Unlock()
+	sort.Strings(names)
 	for _, name := range names {
-		p := &protocol.PublishDiagnosticsParams{URI: sn.uris[name], Diagnostics: c.s.toDiagnostics(sn, sn.byFile[name])}
+		p := &protocol.PublishDiagnosticsParams{URI: sn.uriOf(name), Diagnostics: c.s.toDiagnostics(sn, sn.byFile[name])}
 		if v, ok := sn.versions[name]; ok {
 			p.Version = protocol.NewOptional(v)
 		}

@@ -54,12 +54,22 @@ type recorder struct {
 	mu    sync.Mutex
 	cond  *sync.Cond
 	diags map[protocol.URI][]*protocol.PublishDiagnosticsParams
+
+	registrations []protocol.Registration
 }
 
 func (r *recorder) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.diags[p.URI] = append(r.diags[p.URI], p)
+	r.cond.Broadcast()
+	return nil
+}
+
+func (r *recorder) RegisterCapability(ctx context.Context, p *protocol.RegistrationParams) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.registrations = append(r.registrations, p.Registrations...)
 	r.cond.Broadcast()
 	return nil
 }
@@ -77,6 +87,7 @@ type client struct {
 	dir    string
 	exit   chan int
 	server *Server
+	stop   func() // ends the session and closes the pipe
 }
 
 // start runs a server on a fresh workspace holding files, initialized
@@ -109,12 +120,13 @@ func startRaw(t testing.TB, files map[string]string) *client {
 	rec.cond = sync.NewCond(&rec.mu)
 	conn := protocol.NewConn(b)
 	conn.Go(ctx, protocol.ClientHandler(rec))
-	c := &client{t: t, ctx: ctx, srv: protocol.ServerDispatcher(conn), conn: conn, rec: rec, dir: dir, exit: exit, server: s}
-	t.Cleanup(func() {
+	stop := func() {
 		cancel()
 		a.Close()
 		b.Close()
-	})
+	}
+	c := &client{t: t, ctx: ctx, srv: protocol.ServerDispatcher(conn), conn: conn, rec: rec, dir: dir, exit: exit, server: s, stop: stop}
+	t.Cleanup(stop)
 	return c
 }
 
@@ -168,8 +180,8 @@ func (c *client) edit(name string, v int32, r protocol.Range, text string) {
 func (c *client) diagsFor(name string, ok func(*protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
 	c.t.Helper()
 	u := c.uri(name)
-	deadline := time.Now().Add(10 * time.Second)
-	timer := time.AfterFunc(10*time.Second, func() { c.rec.mu.Lock(); c.rec.cond.Broadcast(); c.rec.mu.Unlock() })
+	deadline := time.Now().Add(60 * time.Second)
+	timer := time.AfterFunc(60*time.Second, func() { c.rec.mu.Lock(); c.rec.cond.Broadcast(); c.rec.mu.Unlock() })
 	defer timer.Stop()
 	c.rec.mu.Lock()
 	defer c.rec.mu.Unlock()

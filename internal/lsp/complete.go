@@ -94,6 +94,10 @@ func completions(ix *index, f *ast.File, src string, off int) ([]string, protoco
 		return append(append([]string{}, milestoneSetting...), outcomesOf[ms.Kind.Name]...), protocol.CompletionItemKindProperty
 	case sub != nil:
 		return milestoneKinds, protocol.CompletionItemKindProperty
+	case st != nil && st.Kind == ast.TerminalError:
+		return []string{"Message"}, protocol.CompletionItemKindProperty
+	case st != nil && st.Kind == ast.Terminal:
+		return nil, protocol.CompletionItemKindKeyword
 	case st != nil:
 		return stateItems, protocol.CompletionItemKindKeyword
 	case w != nil:

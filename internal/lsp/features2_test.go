@@ -1,12 +1,15 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/wfc-lang/wfc/codegen/format"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 )
@@ -219,6 +222,7 @@ func TestCompletion(t *testing.T) {
 		{".MaxAttempts", 1, policyMembers},
 		{"Retry { goto Queued; } ", 23, []string{"Ok", "Retry", "goto"}},
 		{"Exhausted  { }", 0, []string{"Within", "Retries", "Backoff", "Exhausted", "Unfinished"}},
+		{"Message = ", 0, []string{"Message"}},
 	} {
 		p := at(src, tc.needle, 0, tc.delta)
 		res, err := c.srv.Completion(c.ctx, &protocol.CompletionParams{TextDocumentPositionParams: docPos(c, "flow.wf", p.Line, p.Character)})
@@ -259,5 +263,88 @@ func TestPullDiagnosticsAndWatchedFiles(t *testing.T) {
 	full := rep.(*protocol.RelatedFullDocumentDiagnosticReport)
 	if len(full.Items) == 0 {
 		t.Fatal("pull diagnostics after the type vanished on disk: none")
+	}
+}
+
+// A client that registers watchers dynamically is asked to watch *.wf.
+func TestRegistersFileWatcher(t *testing.T) {
+	c := startRaw(t, twoFiles)
+	yes := true
+	p := &protocol.InitializeParams{}
+	p.Capabilities.Workspace = &protocol.WorkspaceClientCapabilities{DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesClientCapabilities{DynamicRegistration: &yes}}
+	if _, err := c.srv.Initialize(c.ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.srv.Initialized(c.ctx, &protocol.InitializedParams{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c.rec.mu.Lock()
+		regs := c.rec.registrations
+		c.rec.mu.Unlock()
+		if len(regs) > 0 {
+			if regs[0].Method != protocol.MethodWorkspaceDidChangeWatchedFiles || !strings.Contains(string(regs[0].RegisterOptions), `"**/*.wf"`) {
+				t.Errorf("registration: %+v (%s)", regs[0], regs[0].RegisterOptions)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no registration for workspace/didChangeWatchedFiles")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A closed file with diagnostics that is deleted on disk is cleared.
+func TestDeletedFileIsCleared(t *testing.T) {
+	broken := strings.Replace(flowWF, "goto Running;", "goto Runing;", 1)
+	c := start(t, map[string]string{"types.wf": typesWF, "flow.wf": broken})
+	c.open("types.wf", typesWF)
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	if err := os.Remove(filepath.Join(c.dir, "flow.wf")); err != nil {
+		t.Fatal(err)
+	}
+	err := c.srv.DidChangeWatchedFiles(c.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: c.uri("flow.wf"), Type: protocol.FileChangeTypeDeleted}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+}
+
+func TestFormatting(t *testing.T) {
+	messy := strings.Replace(typesWF, "enum Decision { Ok, Retry }", "enum   Decision {Ok,Retry}", 1)
+	c := start(t, twoFiles)
+	c.open("types.wf", messy)
+	edits, err := c.srv.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("types.wf")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := format.Source("types.wf", messy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := applyEdits(t, messy, edits); got != want || got == messy {
+		t.Errorf("formatted:\n%s\nwant:\n%s", got, want)
+	}
+	c.open("flow.wf", "workflow {")
+	if _, err := c.srv.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("flow.wf")}}); err == nil {
+		t.Error("a file with syntax errors was formatted")
+	}
+}
+
+// A request right after initialize, before any change, is answered.
+func TestRequestBeforeInitialized(t *testing.T) {
+	c := startRaw(t, twoFiles)
+	p := &protocol.InitializeParams{}
+	p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: protocol.FileURI(c.dir), Name: "ws"}})
+	if _, err := c.srv.Initialize(c.ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+	defer cancel()
+	res, err := c.srv.Symbols(ctx, &protocol.WorkspaceSymbolParams{Query: "JobFlow"})
+	if err != nil || res == nil {
+		t.Fatalf("workspace symbol before initialized: %v, %v", res, err)
 	}
 }

@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 )
 
@@ -27,7 +29,11 @@ func TestWorkspaceIsProgram(t *testing.T) {
 		t.Fatalf("flow.wf after the enum's rename: %v", codes(p))
 	}
 	d := p.Diagnostics[0]
-	if src, _ := d.Source.Get(); src != "wfc" || d.CodeDescription.Href == "" || d.Severity != protocol.DiagnosticSeverityError {
+	code := string(d.Code.(protocol.String))
+	if !strings.HasSuffix(string(d.CodeDescription.Href), "docs/language.md#"+strings.ToLower(code)) {
+		t.Errorf("codeDescription %q does not link to %s in docs/language.md", d.CodeDescription.Href, code)
+	}
+	if src, _ := d.Source.Get(); src != "wfc" || d.Severity != protocol.DiagnosticSeverityError {
 		t.Errorf("diagnostic lacks source, codeDescription or severity: %+v", d)
 	}
 }
@@ -95,4 +101,17 @@ func TestIncrementalEdits(t *testing.T) {
 			t.Errorf("buffer after the edit:\n%s", got)
 		}
 	})
+}
+
+// Every code's codeDescription link has its anchor in docs/language.md.
+func TestCodeLinksResolve(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range diag.Codes {
+		if !strings.Contains(string(doc), "\n#### "+c.Code+"\n") {
+			t.Errorf("docs/language.md has no heading for %s (anchor #%s)", c.Code, strings.ToLower(c.Code))
+		}
+	}
 }

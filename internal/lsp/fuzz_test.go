@@ -40,7 +40,7 @@ func FuzzMessages(f *testing.F) {
 		go func() { done <- s.Serve(context.Background(), a) }()
 		go io.Copy(io.Discard, b)
 		w := func(s string) bool {
-			_ = b.SetWriteDeadline(time.Now().Add(2 * time.Second))
+			_ = b.SetWriteDeadline(time.Now().Add(300 * time.Millisecond))
 			_, err := io.WriteString(b, s)
 			return err == nil
 		}

@@ -18,6 +18,10 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		offered = g.PositionEncodings
 	}
 	enc := negotiate(offered)
+	watch := false
+	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		watch = *w.DidChangeWatchedFiles.DynamicRegistration
+	}
 	var dirs []string
 	if fs, ok := p.WorkspaceFolders.Get(); ok {
 		for _, f := range fs {
@@ -35,7 +39,7 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 		}
 	})
 	s.mu.Lock()
-	s.state, s.enc = running, enc
+	s.state, s.enc, s.watch = running, enc, watch
 	s.mu.Unlock()
 	return &protocol.InitializeResult{
 		Capabilities: capabilities(enc),
@@ -62,15 +66,42 @@ func capabilities(enc encoding) protocol.ServerCapabilities {
 		InlayHintProvider:       protocol.Boolean(true),
 		CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
 			protocol.CodeActionKindQuickFix, protocol.CodeActionKindSourceFixAll, FixAllKind}},
-		CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{".", " "}},
-		DiagnosticProvider: &protocol.DiagnosticOptions{InterFileDependencies: true},
+		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{".", " "}},
+		DiagnosticProvider:         &protocol.DiagnosticOptions{InterFileDependencies: true},
+		DocumentFormattingProvider: protocol.Boolean(true),
 	}
 }
 
-// Initialized starts the first check of the workspace.
+// Initialized starts the first check of the workspace and, where the
+// client can, asks it to report changes to *.wf files on disk.
 func (s *Server) Initialized(ctx context.Context, p *protocol.InitializedParams) error {
 	s.ck.update(func(*workspace) {})
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if watch {
+		// A request to the client: not from the reader goroutine, which
+		// must stay free to read the answer.
+		go s.registerWatcher()
+	}
 	return nil
+}
+
+// WatcherID is the id of the registration for workspace/didChangeWatchedFiles.
+const WatcherID = "wfc-watch-wf-files"
+
+func (s *Server) registerWatcher() {
+	opts, err := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{
+		Watchers: []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern("**/*.wf")}},
+	})
+	if err == nil {
+		err = s.client.RegisterCapability(context.Background(), &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+			ID: WatcherID, Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: protocol.LSPAny(opts),
+		}}})
+	}
+	if err != nil {
+		s.logf("registering the *.wf file watcher: %v", err)
+	}
 }
 
 // Shutdown stops checking; only `exit` is accepted after it.

@@ -17,79 +17,50 @@ import (
 //     edit) ended;
 //   - the edit lies strictly inside the declaration (its first keyword and
 //     its closing brace untouched);
-//   - the declaration's first line holds only ASCII before it, and the next
-//     declaration starts on a later line than it ends (so columns stay).
+//   - the next declaration starts on a later line than it ends (so columns
+//     stay).
 //
-// The declaration is parsed from the new text with everything before it
-// blanked to spaces (line breaks kept), so its positions come out exact.
-// Declarations before it are reused; those after it are copied with their
+// The declaration is parsed alone by parser.ParseDecl, with the file's
+// positions. Declarations before it are reused; those after it are copied with their
 // positions moved by the edit. Anything else returns ok == false, and the
 // caller parses the whole file.
-func reparseDecl(old *parsed, name, src string) (p *parsed, ok bool) {
+func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool) {
 	defer func() {
 		if recover() != nil {
-			p, ok = nil, false
+			p, e, ok = nil, nil, false
 		}
 	}()
 	if old == nil || len(old.diags) > 0 || old.file == nil || old.file.Overwhelmed {
-		return nil, false
+		return nil, nil, false
 	}
 	o := old.src
-	pre := 0
-	for pre < len(o) && pre < len(src) && o[pre] == src[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(o)-pre && suf < len(src)-pre && o[len(o)-1-suf] == src[len(src)-1-suf] {
-		suf++
+	k := editedDecl(old.file, o, src)
+	if k < 0 {
+		return nil, nil, false
 	}
 	delta := len(src) - len(o)
-	k := -1
-	for i, d := range old.file.Decls {
-		r := declRange(d)
-		if int(r.Start.Offset) < pre && len(o)-suf < int(r.End.Offset) {
-			k = i
-			break
-		}
-	}
-	if k < 0 {
-		return nil, false
-	}
 	r := declRange(old.file.Decls[k])
 	start, end := int(r.Start.Offset), int(r.End.Offset)+delta
-	lineStart := strings.LastIndexAny(src[:start], "\r\n") + 1
-	for i := lineStart; i < start; i++ {
-		if src[i] >= 0x80 {
-			return nil, false
-		}
-	}
 	if k+1 < len(old.file.Decls) && declRange(old.file.Decls[k+1]).Start.Line <= r.End.Line {
-		return nil, false
+		return nil, nil, false
 	}
 	lx := lexer.Lex(name, src)
 	if len(lx.Diags) > 0 {
-		return nil, false
+		return nil, nil, false
 	}
-	blank := []byte(src[:end])
-	for i := 0; i < start; i++ {
-		if blank[i] != '\n' && blank[i] != '\r' {
-			blank[i] = ' '
-		}
+	nd, ds := parser.ParseDecl(parser.Source{Name: name, Src: src}, start)
+	if nd == nil || len(ds) > 0 {
+		return nil, nil, false
 	}
-	prog, ds := parser.Parse([]parser.Source{{Name: name, Src: string(blank)}}, parser.Options{Workers: 1})
-	if len(ds) > 0 || len(prog.Files) != 1 || len(prog.Files[0].Decls) != 1 {
-		return nil, false
-	}
-	nd := prog.Files[0].Decls[0]
 	if nr := declRange(nd); int(nr.Start.Offset) != start || int(nr.End.Offset) != end {
-		return nil, false
+		return nil, nil, false
 	}
 	eof := lx.Tokens[len(lx.Tokens)-1]
 	nf := &ast.File{Name: name, Src: src, Ignores: lx.Ignores,
 		Range: diag.Range{Start: diag.Pos{Line: 1, Column: 1}, End: diag.MakePos(int(eof.Line), int(eof.Col), int(eof.Off))}}
 	dLine := int32(strings.Count(src[start:end], "\n") - strings.Count(o[start:r.End.Offset], "\n"))
 	if strings.ContainsRune(src[start:end], '\r') || strings.ContainsRune(o[start:r.End.Offset], '\r') {
-		return nil, false // \r alone counts as a line break for some and not others
+		return nil, nil, false // \r alone counts as a line break for some and not others
 	}
 	for i, d := range old.file.Decls {
 		switch {
@@ -101,7 +72,28 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, ok bool) {
 			nf.Decls = append(nf.Decls, shiftCopy(reflect.ValueOf(d), int32(delta), dLine, nf).Interface().(ast.Decl))
 		}
 	}
-	return &parsed{src: src, file: nf}, true
+	e = &declEdit{file: name, k: k, oldF: old.file, newF: nf, oldEnd: r.End.Offset, delta: int32(delta), dLine: dLine}
+	return &parsed{src: src, file: nf}, e, true
+}
+
+// editedDecl is the index of the declaration that strictly contains every
+// byte where o and src differ, or -1.
+func editedDecl(f *ast.File, o, src string) int {
+	pre := 0
+	for pre < len(o) && pre < len(src) && o[pre] == src[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(o)-pre && suf < len(src)-pre && o[len(o)-1-suf] == src[len(src)-1-suf] {
+		suf++
+	}
+	for i, d := range f.Decls {
+		r := declRange(d)
+		if int(r.Start.Offset) < pre && len(o)-suf < int(r.End.Offset) {
+			return i
+		}
+	}
+	return -1
 }
 
 func declRange(d ast.Decl) diag.Range {

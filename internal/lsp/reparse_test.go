@@ -81,7 +81,7 @@ func TestReparseDeclMatchesFullParse(t *testing.T) {
 		}
 		next := old.src[:at] + edits[rng.Intn(len(edits))] + old.src[at+n:]
 		want := full(next)
-		got, ok := reparseDecl(old, "a.wf", next)
+		got, _, ok := reparseDecl(old, "a.wf", next)
 		if ok {
 			took++
 			if len(want.diags) > 0 {

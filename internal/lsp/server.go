@@ -33,17 +33,18 @@ type Options struct {
 	// Log receives the server's log lines (stderr for `wfc lsp`); nil
 	// discards them.
 	Log io.Writer
-	// DocsBase is the URL that diagnostic codes link to (codeDescription):
-	// DocsBase + "#diagnostics" (the catalogue; `wfc explain` and hover give each code's text). Empty means DefaultDocsBase.
+	// DocsBase is the page diagnostic codes link to (codeDescription):
+	// DocsBase + "#wf101", the code's entry in the catalogue. Empty means
+	// DefaultDocsBase.
 	DocsBase string
 }
 
 // DefaultDebounce is the pause after a keystroke before the re-check.
 const DefaultDebounce = 30 * time.Millisecond
 
-// DefaultDocsBase is where codeDescription links point: the diagnostic
-// catalogue in the repository's README.
-const DefaultDocsBase = "https://github.com/wfc-lang/wfc/blob/main/README.md"
+// DefaultDocsBase is where codeDescription links point: the catalogue of
+// diagnostic codes in the language reference of the repository.
+const DefaultDocsBase = "https://github.com/wfc-lang/wfc/blob/main/docs/language.md"
 
 // Exit statuses of Serve, as the specification asks.
 const (
@@ -71,6 +72,7 @@ type Server struct {
 	mu      sync.Mutex
 	state   lifecycle
 	enc     encoding
+	watch   bool     // the client registers file watchers dynamically
 	exited  chan int // receives the exit status once
 	exitSet bool
 
@@ -150,22 +152,8 @@ func (s *Server) handle(ctx context.Context, req *protocol.Request) (result any,
 			result, err = nil, protocol.Errorf(protocol.CodeInternalError, "wfc lsp: internal error in %s: %v", method, r)
 		}
 	}()
-	s.mu.Lock()
-	st := s.state
-	s.mu.Unlock()
-	switch {
-	case method == protocol.MethodExit:
-		s.exit()
-		return nil, nil
-	case st == uninitialized && method != protocol.MethodInitialize:
-		if !req.IsCall() {
-			return nil, nil // notifications before initialize are dropped
-		}
-		return nil, protocol.Errorf(protocol.CodeServerNotInitialized, "wfc lsp: %s before initialize", method)
-	case st != uninitialized && method == protocol.MethodInitialize:
-		return nil, protocol.Errorf(protocol.CodeInvalidRequest, "wfc lsp: initialize sent twice")
-	case st == shutDown && req.IsCall():
-		return nil, protocol.Errorf(protocol.CodeInvalidRequest, "wfc lsp: %s after shutdown", method)
+	if done, err := s.gate(method, req.IsCall()); done {
+		return nil, err
 	}
 	if method == protocol.MethodCancelRequest {
 		if id, ok := protocol.CancelledID(req.Params()); ok {
@@ -177,33 +165,18 @@ func (s *Server) handle(ctx context.Context, req *protocol.Request) (result any,
 		}
 		return nil, nil
 	}
-	// The request's own context is recycled by the transport once the
-	// handler returns: derive one that outlives it and that
-	// $/cancelRequest can cancel.
-	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	if req.IsCall() {
-		id := req.ID()
-		s.mu.Lock()
-		s.inflight[id] = cancel
-		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			delete(s.inflight, id)
-			s.mu.Unlock()
-		}()
-	}
+	rctx, release := s.track(ctx, req)
+	defer release()
 	if req.IsCall() && !syncMethods[method] {
 		// Requests see the documents as of now, then run concurrently.
 		rctx = context.WithValue(rctx, genKey{}, s.ck.generation())
 		protocol.Async(ctx)
 	}
-	ctx = rctx
 	if m, _ := s.panicOn.Load().(string); m != "" && method == m {
 		panic("test panic")
 	}
-	res, err := protocol.Dispatch(ctx, s, req)
-	if err != nil && ctx.Err() != nil {
+	res, err := protocol.Dispatch(rctx, s, req)
+	if err != nil && rctx.Err() != nil {
 		return nil, protocol.Errorf(protocol.CodeRequestCancelled, "wfc lsp: %s cancelled", method)
 	}
 	if err != nil && !req.IsCall() {
@@ -211,6 +184,50 @@ func (s *Server) handle(ctx context.Context, req *protocol.Request) (result any,
 		return nil, nil
 	}
 	return res, err
+}
+
+// gate applies the lifecycle rules: `exit` ends the session; before
+// initialize, requests fail and notifications are dropped; initialize
+// comes once; after shutdown only `exit` is accepted. done reports that the
+// message is answered (with err).
+func (s *Server) gate(method string, call bool) (done bool, err error) {
+	s.mu.Lock()
+	st := s.state
+	s.mu.Unlock()
+	switch {
+	case method == protocol.MethodExit:
+		s.exit()
+		return true, nil
+	case st == uninitialized && method != protocol.MethodInitialize:
+		if !call {
+			return true, nil
+		}
+		return true, protocol.Errorf(protocol.CodeServerNotInitialized, "wfc lsp: %s before initialize", method)
+	case st != uninitialized && method == protocol.MethodInitialize:
+		return true, protocol.Errorf(protocol.CodeInvalidRequest, "wfc lsp: initialize sent twice")
+	case st == shutDown && call:
+		return true, protocol.Errorf(protocol.CodeInvalidRequest, "wfc lsp: %s after shutdown", method)
+	}
+	return false, nil
+}
+
+// track gives a request a context that outlives the transport's own (which
+// is recycled once the handler returns) and that $/cancelRequest cancels.
+func (s *Server) track(ctx context.Context, req *protocol.Request) (context.Context, func()) {
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	if !req.IsCall() {
+		return rctx, cancel
+	}
+	id := req.ID()
+	s.mu.Lock()
+	s.inflight[id] = cancel
+	s.mu.Unlock()
+	return rctx, func() {
+		cancel()
+		s.mu.Lock()
+		delete(s.inflight, id)
+		s.mu.Unlock()
+	}
 }
 
 func (s *Server) exit() {

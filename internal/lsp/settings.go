@@ -1,8 +1,8 @@
 package lsp
 
 import (
+	"github.com/wfc-lang/wfc/check/settings"
 	"github.com/wfc-lang/wfc/diag"
-	"github.com/wfc-lang/wfc/settings"
 )
 
 // projectSettings gives the pipeline each file's wfc.json (the nearest one

@@ -1,0 +1,64 @@
+package lsp
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wfc-lang/wfc/internal/lsp/protocol"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s differs (-want +got; review, then -update):\n%s", name, d)
+	}
+}
+
+// TestHoverGolden keeps the rendered hovers (a schedule with jitter and a
+// step, a declaration, a code) in a golden file.
+func TestHoverGolden(t *testing.T) {
+	src := strings.Replace(flowWF, ".Cap(TimeSpan.FromHours(1))", ".Cap(TimeSpan.FromHours(1)).Jitter(0.2)", 1)
+	src = strings.Replace(src, "Retry { goto Queued; }",
+		`Retry { Workflow.Once("notify", retry: Backoff.Linear(TimeSpan.FromSeconds(2)).MaxAttempts(4)) { Mail.Send(); } goto Queued; }`, 1)
+	src = strings.Replace(src, "  Tracks", "  // wfc:ignore WF310\n  Tracks", 1)
+	c := start(t, map[string]string{"types.wf": typesWF})
+	c.open("flow.wf", src)
+	c.version("flow.wf", 1)
+	var b strings.Builder
+	for _, h := range []struct {
+		needle string
+		delta  int
+	}{{"Finished", 0}, {"Workflow.Once", 0}, {"Backoff.Linear", 0}, {"Escalated; }", 0}, {"Worker(", 0}, {"WF310", 0}} {
+		p := at(src, h.needle, 0, h.delta)
+		res, err := c.srv.Hover(c.ctx, &protocol.HoverParams{TextDocumentPositionParams: docPos(c, "flow.wf", p.Line, p.Character)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("## hover on `" + h.needle + "`\n\n")
+		if res == nil {
+			b.WriteString("(none)\n\n")
+			continue
+		}
+		b.WriteString(res.Contents.(*protocol.MarkupContent).Value + "\n\n")
+	}
+	golden(t, "hover.golden.md", b.String())
+}
