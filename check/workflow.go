@@ -157,16 +157,8 @@ func eventsUncertain(w *ast.Workflow) bool {
 			return true
 		}
 	}
-	src := w.File.Src
-	if end := int(w.Range.End.Offset); end == 0 || end > len(src) || src[end-1] != '}' {
-		return true
-	}
-	for _, s := range w.States {
-		if s.Bad {
-			return false
-		}
-	}
-	return true
+	// Otherwise what may hide an event is what may hide a state.
+	return statesUncertain(w)
 }
 
 // statesUncertain reports whether a state may have been declared in what
