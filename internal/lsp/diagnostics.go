@@ -44,6 +44,23 @@ func (s *Server) toDiagnostic(sn *snapshot, d diag.Diagnostic) protocol.Diagnost
 	return pd
 }
 
+// span finds the document of uri and converts r into byte offsets in it.
+// A document the server does not know gives ok false and no error; a range
+// that is not in the document is an InvalidParams error.
+func (sn *snapshot) span(uri protocol.URI, r protocol.Range) (name string, lo, hi int, ok bool, err error) {
+	name = nameOf(uri)
+	t := sn.texts[name]
+	if t == nil {
+		return name, 0, 0, false, nil
+	}
+	lo, err1 := t.offset(r.Start, sn.enc)
+	hi, err2 := t.offset(r.End, sn.enc)
+	if err1 != nil || err2 != nil {
+		return name, 0, 0, false, protocol.Errorf(protocol.CodeInvalidParams, "wfc lsp: range %v is not in the file", r)
+	}
+	return name, lo, hi, true, nil
+}
+
 // rng converts a range of file name into the client's encoding.
 func (sn *snapshot) rng(name string, r diag.Range) protocol.Range {
 	if t := sn.texts[name]; t != nil {
@@ -83,15 +100,9 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	if err != nil {
 		return nil, err
 	}
-	name := nameOf(p.TextDocument.URI)
-	t := sn.texts[name]
-	if t == nil {
-		return nil, nil
-	}
-	lo, err1 := t.offset(p.Range.Start, sn.enc)
-	hi, err2 := t.offset(p.Range.End, sn.enc)
-	if err1 != nil || err2 != nil {
-		return nil, protocol.Errorf(protocol.CodeInvalidParams, "wfc lsp: range %v is not in the file", p.Range)
+	name, lo, hi, ok, err := sn.span(p.TextDocument.URI, p.Range)
+	if !ok {
+		return nil, err
 	}
 	want := func(k protocol.CodeActionKind) bool {
 		if len(p.Context.Only) == 0 {

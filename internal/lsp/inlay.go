@@ -16,16 +16,11 @@ func (s *Server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]
 	if err != nil || sn.res.prog == nil {
 		return nil, err
 	}
-	name := nameOf(p.TextDocument.URI)
+	name, lo, hi, ok, err := sn.span(p.TextDocument.URI, p.Range)
+	if !ok {
+		return nil, err
+	}
 	t := sn.texts[name]
-	if t == nil {
-		return nil, nil
-	}
-	lo, err1 := t.offset(p.Range.Start, sn.enc)
-	hi, err2 := t.offset(p.Range.End, sn.enc)
-	if err1 != nil || err2 != nil {
-		return nil, protocol.Errorf(protocol.CodeInvalidParams, "wfc lsp: range is not in the file")
-	}
 	var out []protocol.InlayHint
 	yes := true
 	add := func(at diag.Pos, label string) {
