@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/codegen/temporal"
 	"github.com/wfc-lang/wfc/diag"
 )
@@ -68,7 +67,7 @@ warning. See docs/temporal.md.`,
 // exportTemporal lowers a checked program and exports it; the diagnostics
 // are the export's WF4xx warnings, sorted.
 func exportTemporal(l *loaded, a *analysis) ([]*temporal.Entry, []diag.Diagnostic) {
-	es, ds := temporal.Export(codegen.Lower(a.result, codegen.Options{}))
+	es, ds := temporal.Export(a.schedules)
 	return es, diag.Sort(ds, l.order)
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/codegen/graph"
 	"github.com/wfc-lang/wfc/diag"
 )
@@ -63,7 +62,7 @@ func runGraph(format graph.Format, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "wfc: the program has syntax errors, so it is not drawn")
 	} else if len(l.order) > 0 {
 		w := bufio.NewWriter(stdout)
-		in := graph.Input{Program: a.prog, Schedules: codegen.Lower(a.result, codegen.Options{}), Diagnostics: a.result.Diags}
+		in := graph.Input{Program: a.prog, Schedules: a.schedules, Diagnostics: a.result.Diags}
 		err := graph.Write(w, in, format)
 		if err == nil {
 			err = w.Flush()

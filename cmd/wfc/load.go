@@ -14,6 +14,7 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/parser"
@@ -239,14 +240,20 @@ func readAll(r io.Reader) ([]byte, error) {
 
 // analysis is a parsed and checked program.
 type analysis struct {
-	prog   *ast.Program
-	result *check.Result
-	diags  []diag.Diagnostic // sorted, de-duplicated
+	prog      *ast.Program
+	result    *check.Result
+	diags     []diag.Diagnostic   // sorted, de-duplicated
+	schedules []*codegen.Schedule // lowered with the options analyze was given
 }
 
 // analyze parses, checks and lints the loaded files as one program, through
 // the library pipeline (the same call the language server makes).
-func analyze(l *loaded) *analysis {
-	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{Settings: l.settings})
-	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics}
+// The schedules are lowered once, there, with the default options.
+func analyze(l *loaded) *analysis { return analyzeLowered(l, codegen.Options{}) }
+
+// analyzeLowered is analyze with the lowering options of `wfc schedule`
+// (attempt duration, draws, seed).
+func analyzeLowered(l *loaded, lower codegen.Options) *analysis {
+	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{Settings: l.settings, Lower: lower})
+	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
 }

@@ -70,11 +70,11 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 	l := load(args, stdin, f.stdinName, stderr)
 	applySettings(l, over, stderr)
 	defer limitMemory(l)()
-	a := analyze(l)
+	a := analyzeLowered(l, opt)
 	if errs, _ := diag.Counts(a.diags); errs > 0 {
 		return noSchedule(f, l, a, stdout, stderr)
 	}
-	ss := codegen.Lower(a.result, opt)
+	ss := a.schedules
 	w := bufio.NewWriter(stdout)
 	if f.format == "json" {
 		err = codegen.WriteJSONNotes(w, ss, l.notes)
