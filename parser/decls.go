@@ -154,10 +154,16 @@ func (cp *chunkParser) parseEntity(s span) ast.Decl {
 }
 
 // body splits the `{ … }` opened at token open into members and parses each
-// with parse; it reports a missing `}` (returning -1) and anything between
+// with parse; it reports a missing `{` after head (the keyword and name
+// before it) or a missing `}` (returning -1 for either) and anything between
 // the `}` and hi (the rest of the chunk). what names the container ("state
 // `S`"); after completes the message about what follows it.
-func (cp *chunkParser) body(open, hi int, starts func(string) bool, what, after string, parse func(span)) int {
+func (cp *chunkParser) body(open, hi int, head string, starts func(string) bool, what, after string, parse func(span)) int {
+	if open >= hi || !cp.is(open, "{") {
+		at := min(open, hi)
+		cp.syntax(cp.errRange(at), "expected `{` after `"+head+"`, found "+cp.describe(at))
+		return -1
+	}
 	members, closeAt := cp.splitBody(open+1, hi, starts)
 	for _, m := range members {
 		parse(m)
@@ -181,13 +187,7 @@ func (cp *chunkParser) parseWorkflow(s span) ast.Decl {
 		cp.syntax(cp.errRange(s.lo+1), "expected the workflow's name after `workflow`, found "+cp.describe(s.lo+1))
 		return nil
 	}
-	open := s.lo + 2
-	if open >= s.hi || !cp.is(open, "{") {
-		cp.syntax(cp.errRange(min(open, s.hi)), "expected `{` after `workflow "+w.Name.Name+"`, found "+cp.describe(min(open, s.hi)))
-		w.Bad = true
-		return w
-	}
-	closeAt := cp.body(open, s.hi, workflowMemberStart, "workflow `"+w.Name.Name+"`",
+	closeAt := cp.body(s.lo+2, s.hi, "workflow "+w.Name.Name, workflowMemberStart, "workflow `"+w.Name.Name+"`",
 		"after the end of workflow `"+w.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)",
 		func(m span) { cp.parseWorkflowMember(w, m) })
 	if closeAt < 0 {
@@ -256,13 +256,7 @@ func (cp *chunkParser) parseState(m span) *ast.State {
 		cp.syntax(cp.errRange(min(i, m.hi)), "expected a state name after `"+kw+"`, found "+cp.describe(min(i, m.hi)))
 		return nil
 	}
-	open := i + 1
-	if open >= m.hi || !cp.is(open, "{") {
-		cp.syntax(cp.errRange(min(open, m.hi)), "expected `{` after `"+kw+" "+st.Name.Name+"`, found "+cp.describe(min(open, m.hi)))
-		st.Bad = true
-		return st
-	}
-	closeAt := cp.body(open, m.hi, stateItemStart, "state `"+st.Name.Name+"`",
+	closeAt := cp.body(i+1, m.hi, kw+" "+st.Name.Name, stateItemStart, "state `"+st.Name.Name+"`",
 		"after state `"+st.Name.Name+"`: expected a workflow member (`Name = value;`, `event`, `state` or `terminal`)",
 		func(it span) { cp.parseStateItem(st, it) })
 	if closeAt < 0 {
