@@ -33,6 +33,9 @@ type Options struct {
 	// Log receives the server's log lines (stderr for `wfc lsp`); nil
 	// discards them.
 	Log io.Writer
+	// limits bound the load of the workspace folders (defaultLimits when
+	// zero; tests set smaller ones).
+	limits loadLimits
 	// DocsBase is the page diagnostic codes link to (codeDescription):
 	// DocsBase + "#wf101", the code's entry in the catalogue. Empty means
 	// DefaultDocsBase.
@@ -77,6 +80,7 @@ type Server struct {
 	exitSet bool
 
 	ck *checker
+	ld *loader // the load of the workspace folders, once initialize started it
 
 	inflight map[protocol.ID]context.CancelFunc // requests running, for $/cancelRequest
 
@@ -88,6 +92,9 @@ type Server struct {
 func New(opt Options) *Server {
 	if opt.Debounce == 0 {
 		opt.Debounce = DefaultDebounce
+	}
+	if opt.limits == (loadLimits{}) {
+		opt.limits = defaultLimits
 	}
 	if opt.DocsBase == "" {
 		opt.DocsBase = DefaultDocsBase
@@ -121,6 +128,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	case <-ctx.Done():
 		code = ExitNoShtdwn
 	}
+	s.stopLoad()
 	s.ck.stop()
 	go conn.Close() // may wait for in-flight handlers; the process is leaving
 	return code
@@ -246,3 +254,16 @@ func (s *Server) exit() {
 
 // logf logs a line on the server's log.
 func (s *Server) logf(format string, args ...any) { s.log.Output(2, fmt.Sprintf(format, args...)) }
+
+// notice logs a line on the server's log and in the client's log
+// (window/logMessage): what the user should be able to find, such as a
+// file of the workspace that was not read and why.
+func (s *Server) notice(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.log.Output(2, msg)
+	if s.client != nil {
+		go func() { // not from the reader goroutine, nor under a lock
+			_ = s.client.LogMessage(context.Background(), &protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: "wfc: " + msg})
+		}()
+	}
+}

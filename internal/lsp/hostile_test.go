@@ -1,0 +1,162 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/wfc-lang/wfc/internal/lsp/protocol"
+)
+
+// diskNames is the files the server holds from disk, relative to dir.
+func diskNames(c *client) []string {
+	var out []string
+	c.server.ck.read(func(ws *workspace) {
+		for name := range ws.disk {
+			rel, _ := filepath.Rel(c.dir, name)
+			out = append(out, filepath.ToSlash(rel))
+		}
+	})
+	sort.Strings(out)
+	return out
+}
+
+// A cloned repository is untrusted: a *.wf symlink is followed only into
+// the workspace, and only regular files are read — not a device, a FIFO,
+// the server's own input, or a file outside (whose lines would come back
+// as diagnostics).
+func TestWorkspaceReadsOnlyRegularFilesInside(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks and FIFOs")
+	}
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.wf")
+	if err := os.WriteFile(secret, []byte("TOKEN=hunter2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startRaw(t, map[string]string{"types.wf": typesWF, "sub/flow.wf": flowWF, "notes.txt": "TOKEN=x"})
+	links := map[string]string{
+		"evil.wf":   secret,
+		"passwd.wf": "/etc/passwd",
+		"zero.wf":   "/dev/zero",
+		"stdin.wf":  "/proc/self/fd/0",
+		"up.wf":     "../" + filepath.Base(outside) + "/secret.wf",
+		"dir.wf":    outside,
+		"loop.wf":   "loop.wf",
+		"in.wf":     "sub/flow.wf", // inside: read
+		"notes.wf":  "notes.txt",   // inside, a regular file: read
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(c.dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(c.dir, "fifo.wf"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.initialize()
+	got := strings.Join(diskNames(c), " ")
+	if want := "in.wf notes.wf sub/flow.wf types.wf"; got != want {
+		t.Errorf("files read: %s\nwant:       %s", got, want)
+	}
+
+	// Watched changes, closes and opens of a file outside or not *.wf
+	// read nothing.
+	c.open("notes.txt", "x")
+	if err := c.srv.DidClose(c.ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("notes.txt")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.srv.DidClose(c.ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: protocol.FileURI(secret)}}); err != nil {
+		t.Fatal(err)
+	}
+	var evs []protocol.FileEvent
+	for _, name := range []string{"evil.wf", "passwd.wf", "zero.wf", "stdin.wf", "fifo.wf", "notes.txt"} {
+		evs = append(evs, protocol.FileEvent{URI: c.uri(name), Type: protocol.FileChangeTypeChanged})
+	}
+	evs = append(evs, protocol.FileEvent{URI: protocol.FileURI(secret), Type: protocol.FileChangeTypeChanged})
+	if err := c.srv.DidChangeWatchedFiles(c.ctx, &protocol.DidChangeWatchedFilesParams{Changes: evs}); err != nil {
+		t.Fatal(err)
+	}
+	if got2 := strings.Join(diskNames(c), " "); got2 != got {
+		t.Errorf("after watched changes and closes: %s, want %s", got2, got)
+	}
+}
+
+// progressRecorder is a client that shows work-done progress.
+type progressRecorder struct {
+	*recorder
+	mu     sync.Mutex
+	events []string
+}
+
+func (r *progressRecorder) WorkDoneProgressCreate(context.Context, *protocol.WorkDoneProgressCreateParams) error {
+	return nil
+}
+
+func (r *progressRecorder) Progress(ctx context.Context, p *protocol.ProgressParams) error {
+	var v struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(p.Value, &v); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.events = append(r.events, v.Kind+": "+v.Message)
+	r.mu.Unlock()
+	return nil
+}
+
+// Opening a huge folder (/ or $HOME) reads at most the bounds, in the
+// background, and shows it as work-done progress.
+func TestLoadIsBoundedWithProgress(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("d%d/f%02d.wf", i%4, i)] = fmt.Sprintf("enum E%d { A }\n", i)
+	}
+	for _, lim := range []struct {
+		name  string
+		lim   loadLimits
+		files int
+		stop  string
+	}{
+		{"files", loadLimits{files: 10, entries: 1000, bytes: 1 << 20, every: 4}, 10, "read 10 files"},
+		{"entries", loadLimits{files: 100, entries: 8, bytes: 1 << 20, every: 4}, 6, "visited 8 directory entries"},
+		{"bytes", loadLimits{files: 100, entries: 1000, bytes: 100, every: 4}, 6, "the next file would pass 100 bytes"},
+	} {
+		t.Run(lim.name, func(t *testing.T) {
+			c := startWith(t, files, Options{Debounce: -1, limits: lim.lim}, func(r *recorder) protocol.Client {
+				return &progressRecorder{recorder: r}
+			})
+			yes := true
+			p := &protocol.InitializeParams{}
+			p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: protocol.FileURI(c.dir), Name: "ws"}})
+			p.Capabilities.Window = &protocol.WindowClientCapabilities{WorkDoneProgress: &yes}
+			if _, err := c.srv.Initialize(c.ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.srv.Initialized(c.ctx, &protocol.InitializedParams{}); err != nil {
+				t.Fatal(err)
+			}
+			<-c.server.loadDone()
+			if got := len(diskNames(c)); got != lim.files {
+				t.Errorf("read %d files, want %d (%v)", got, lim.files, diskNames(c))
+			}
+			pr := c.client.(*progressRecorder)
+			pr.mu.Lock()
+			ev := strings.Join(pr.events, "\n")
+			pr.mu.Unlock()
+			if !strings.HasPrefix(ev, "begin: ") || !strings.Contains(ev, "\nend: ") || !strings.Contains(ev, lim.stop) {
+				t.Errorf("progress:\n%s\nwant begin, end, and %q", ev, lim.stop)
+			}
+		})
+	}
+}
