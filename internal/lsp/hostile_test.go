@@ -160,3 +160,105 @@ func TestLoadIsBoundedWithProgress(t *testing.T) {
 		})
 	}
 }
+
+// outsideCode is md without its code blocks and code spans, by
+// CommonMark's rules: what a Markdown renderer interprets.
+func outsideCode(md string) string {
+	var out strings.Builder
+	lines := strings.SplitAfter(md, "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if n := longestRun(l); strings.HasPrefix(l, "```") && n >= 3 {
+			fence := strings.Repeat("`", strings.IndexFunc(l, func(r rune) bool { return r != '`' }))
+			for i++; i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), fence); i++ {
+			}
+			continue
+		}
+		for l != "" {
+			j := strings.IndexByte(l, '`')
+			if j < 0 {
+				out.WriteString(l)
+				break
+			}
+			out.WriteString(l[:j])
+			n := j
+			for n < len(l) && l[n] == '`' {
+				n++
+			}
+			run, rest := l[j:n], l[n:]
+			k := closing(rest, len(run))
+			if k < 0 {
+				out.WriteString(run)
+				l = rest
+				continue
+			}
+			l = rest[k+len(run):]
+		}
+	}
+	return out.String()
+}
+
+// closing finds a run of exactly n backticks in s.
+func closing(s string, n int) int {
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		if j-i == n {
+			return i
+		}
+		i = j
+	}
+	return -1
+}
+
+// A hover shows user text (a step name, a declaration) only as code: a
+// source string cannot put an image, a link or HTML in the tooltip. Every
+// hover and completion of a file full of such strings is checked.
+func TestHoverAndCompletionDoNotRenderUserText(t *testing.T) {
+	evil := "x` `` ![p](https://e.invalid/p.png) [Click](https://e.invalid) <img src=x> ```"
+	src := strings.Replace(flowWF, "Retry { goto Queued; }",
+		`Retry { Workflow.Once("`+evil+`", retry: Backoff.Linear(TimeSpan.FromSeconds(2)).MaxAttempts(4)) { Mail.Send(); } goto Queued; }`, 1)
+	src = strings.Replace(src, `"job escalated"`, `"`+evil+`"`, 1)
+	c := start(t, map[string]string{"types.wf": typesWF})
+	c.open("flow.wf", src)
+	c.version("flow.wf", 1)
+	tx := newText(src)
+	hovers, evilSeen := 0, 0
+	for off := 0; off < len(src); off++ {
+		p := tx.position(off, utf16Units)
+		h, err := c.srv.Hover(c.ctx, &protocol.HoverParams{TextDocumentPositionParams: docPos(c, "flow.wf", p.Line, p.Character)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h != nil {
+			hovers++
+			md := h.Contents.(*protocol.MarkupContent).Value
+			if strings.Contains(md, "![p]") {
+				evilSeen++
+			}
+			if rest := outsideCode(md); strings.Contains(rest, "](") || strings.Contains(rest, "<img") || strings.Contains(rest, "![") {
+				t.Fatalf("hover at %d:%d renders user text:\n%s\noutside code:\n%s", p.Line, p.Character, md, rest)
+			}
+		}
+		res, err := c.srv.Completion(c.ctx, &protocol.CompletionParams{TextDocumentPositionParams: docPos(c, "flow.wf", p.Line, p.Character)})
+		if err != nil {
+			continue // a position inside a character, say
+		}
+		if items, ok := res.(protocol.CompletionItemSlice); ok {
+			for _, it := range items {
+				if it.Documentation != nil {
+					t.Fatalf("completion %q has documentation, which must escape user text: %v", it.Label, it.Documentation)
+				}
+			}
+		}
+	}
+	if hovers == 0 || evilSeen == 0 {
+		t.Fatalf("%d hovers, %d showing the step name: the test checks nothing", hovers, evilSeen)
+	}
+}
