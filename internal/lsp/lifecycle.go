@@ -148,17 +148,22 @@ func (s *Server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 			return
 		}
 		t := d.text
+		var e *edit // one copy of the document for all the ranges
 		for _, ch := range p.ContentChanges {
 			switch ch := ch.(type) {
 			case *protocol.TextDocumentContentChangePartial:
-				var src string
-				if src, err = t.apply(ch.Range, ch.Text, enc); err != nil {
+				if e == nil {
+					e = newEdit(t)
+				}
+				if err = e.apply(ch.Range, ch.Text, enc); err != nil {
 					return
 				}
-				t = newText(src)
 			case *protocol.TextDocumentContentChangeWholeDocument:
-				t = newText(ch.Text)
+				e, t = nil, newText(ch.Text)
 			}
+		}
+		if e != nil {
+			t = e.text()
 		}
 		d.text, d.version = t, p.TextDocument.Version
 	})
