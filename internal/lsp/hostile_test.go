@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wfc-lang/wfc/diag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -260,5 +261,65 @@ func TestHoverAndCompletionDoNotRenderUserText(t *testing.T) {
 	}
 	if hovers == 0 || evilSeen == 0 {
 		t.Fatalf("%d hovers, %d showing the step name: the test checks nothing", hovers, evilSeen)
+	}
+}
+
+// A burst of requests holds a bounded number in flight (it held every one
+// of them: 10,000 requests took 3.9 GB), and each is answered.
+func TestRequestBurstIsBounded(t *testing.T) {
+	c := start(t, twoFiles)
+	const burst = 10_000
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	failed := 0
+	sem := make(chan struct{}, 1000) // the client's own goroutines
+	for i := range burst {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if i%100 == 0 { // a change now and then: requests wait for checks
+				c.server.ck.update(func(*workspace) {})
+			}
+			var res json.RawMessage
+			if _, err := c.conn.Call(c.ctx, "workspace/symbol", map[string]string{"query": "Job"}, &res); err != nil {
+				mu.Lock()
+				failed++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	c.server.mu.Lock()
+	peak := c.server.peak
+	c.server.mu.Unlock()
+	t.Logf("%d requests: at most %d in flight, %d failed", burst, peak, failed)
+	if peak > MaxAdmitted {
+		t.Errorf("%d requests in flight at once, want at most %d", peak, MaxAdmitted)
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d requests failed", failed, burst)
+	}
+}
+
+// A cancelled request that waits for its turn leaves at once, and one that
+// runs stops at its next look at the context.
+func TestCancelledLoopsStop(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 2 * checkEvery {
+		if err := cancelled(ctx, i); (err != nil) != (i%checkEvery == 0) {
+			t.Fatalf("item %d: %v", i, err)
+		}
+	}
+	c := start(t, twoFiles)
+	sn, err := c.server.ck.snapshot(c.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := make([]diag.Diagnostic, 10*checkEvery)
+	if _, err := c.server.toDiagnosticsCtx(ctx, sn, many); err == nil {
+		t.Error("a cancelled conversion of diagnostics ran to the end")
 	}
 }

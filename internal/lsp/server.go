@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -41,6 +42,11 @@ type Options struct {
 	// DefaultDocsBase.
 	DocsBase string
 }
+
+// MaxAdmitted bounds the requests read and not yet answered: those running
+// (at most GOMAXPROCS, at least 2) and those waiting for their turn. A
+// burst of 10,000 requests holds at most this many in memory.
+const MaxAdmitted = 64
 
 // DefaultDebounce is the pause after a keystroke before the re-check.
 const DefaultDebounce = 30 * time.Millisecond
@@ -83,6 +89,10 @@ type Server struct {
 	ld *loader // the load of the workspace folders, once initialize started it
 
 	inflight map[protocol.ID]context.CancelFunc // requests running, for $/cancelRequest
+	peak     int                                // the most requests ever in inflight
+
+	admitted chan struct{} // a slot per request read and not yet answered
+	running  chan struct{} // a slot per request working
 
 	// panicOn makes a method panic, to test recovery.
 	panicOn atomic.Value // string
@@ -103,7 +113,8 @@ func New(opt Options) *Server {
 	if w == nil {
 		w = io.Discard
 	}
-	s := &Server{opt: opt, log: log.New(w, "wfc lsp: ", log.LstdFlags|log.Lmicroseconds), exited: make(chan int, 1), inflight: map[protocol.ID]context.CancelFunc{}}
+	s := &Server{opt: opt, log: log.New(w, "wfc lsp: ", log.LstdFlags|log.Lmicroseconds), exited: make(chan int, 1), inflight: map[protocol.ID]context.CancelFunc{},
+		admitted: make(chan struct{}, MaxAdmitted), running: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 	s.ck = newChecker(s)
 	return s
 }
@@ -173,12 +184,30 @@ func (s *Server) handle(ctx context.Context, req *protocol.Request) (result any,
 		}
 		return nil, nil
 	}
+	async := req.IsCall() && !syncMethods[method]
+	if async {
+		// Work in flight is bounded: past MaxAdmitted requests the reader
+		// waits (the client's messages wait in the pipe, not in memory).
+		select {
+		case s.admitted <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		defer func() { <-s.admitted }()
+	}
 	rctx, release := s.track(ctx, req)
 	defer release()
-	if req.IsCall() && !syncMethods[method] {
-		// Requests see the documents as of now, then run concurrently.
+	if async {
+		// Requests see the documents as of now, then run concurrently, a
+		// few at a time; one cancelled while it waits leaves at once.
 		rctx = context.WithValue(rctx, genKey{}, s.ck.generation())
 		protocol.Async(ctx)
+		select {
+		case s.running <- struct{}{}:
+		case <-rctx.Done():
+			return nil, protocol.Errorf(protocol.CodeRequestCancelled, "wfc lsp: %s cancelled", method)
+		}
+		defer func() { <-s.running }()
 	}
 	if m, _ := s.panicOn.Load().(string); m != "" && method == m {
 		panic("test panic")
@@ -229,6 +258,7 @@ func (s *Server) track(ctx context.Context, req *protocol.Request) (context.Cont
 	id := req.ID()
 	s.mu.Lock()
 	s.inflight[id] = cancel
+	s.peak = max(s.peak, len(s.inflight))
 	s.mu.Unlock()
 	return rctx, func() {
 		cancel()
