@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 )
@@ -321,5 +322,32 @@ func TestCancelledLoopsStop(t *testing.T) {
 	many := make([]diag.Diagnostic, 10*checkEvery)
 	if _, err := c.server.toDiagnosticsCtx(ctx, sn, many); err == nil {
 		t.Error("a cancelled conversion of diagnostics ran to the end")
+	}
+}
+
+// For a client that watches no files (Neovim 0.7), a closed file deleted
+// or moved on disk leaves the program, so no diagnostics are published
+// for a file that no longer exists; the moved file is read where it went.
+func TestPollForgetsDeletedAndMovedFiles(t *testing.T) {
+	broken := strings.Replace(flowWF, "goto Running;", "goto Runing;", 1)
+	c := startWith(t, map[string]string{"types.wf": typesWF, "flow.wf": broken}, Options{Debounce: -1, Poll: 10 * time.Millisecond}, nil)
+	c.initialize()
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	if err := os.Remove(filepath.Join(c.dir, "flow.wf")); err != nil {
+		t.Fatal(err)
+	}
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+	if err := os.MkdirAll(filepath.Join(c.dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(c.dir, "types.wf"), filepath.Join(c.dir, "sub", "types.wf")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if got := strings.Join(diskNames(c), " "); got == "sub/types.wf" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("files held after the move: %s, want sub/types.wf", got)
+		}
 	}
 }

@@ -82,10 +82,13 @@ func capabilities(enc encoding) protocol.ServerCapabilities {
 // to report changes to *.wf files on disk.
 func (s *Server) Initialized(ctx context.Context, p *protocol.InitializedParams) error {
 	s.ck.update(func(*workspace) {})
-	s.startLoad() // in the background: requests are answered meanwhile
+	ld := s.startLoad() // in the background: requests are answered meanwhile
 	s.mu.Lock()
 	watch := s.watch
 	s.mu.Unlock()
+	if !watch && ld != nil {
+		s.startPoll(ld) // nothing will say that a closed file changed on disk
+	}
 	if watch {
 		// A request to the client: not from the reader goroutine, which
 		// must stay free to read the answer.
@@ -199,7 +202,7 @@ func (s *Server) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChang
 			}
 			name := nameOf(ev.URI)
 			if ev.Type == protocol.FileChangeTypeDeleted {
-				delete(ws.disk, name)
+				ws.dropDisk(name)
 				continue
 			}
 			if isWF(name) && ws.inFolders(name) {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,13 +36,20 @@ var defaultLimits = loadLimits{files: maxLoadFiles, entries: maxLoadEntries, byt
 // client as work-done progress; cancelled by shutdown, by the end of the
 // session, or by the client's cancel button.
 type loader struct {
-	ctx     context.Context
-	started atomic.Bool
-	cancel  context.CancelFunc
-	done    chan struct{} // closed when the files are in the workspace
-	token   protocol.ProgressToken
+	stop     chan struct{} // closed when the session ends: polling stops
+	stopOnce sync.Once
+	ctx      context.Context
+	started  atomic.Bool
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when the files are in the workspace
+	token    protocol.ProgressToken
 
 	progress bool // the client shows work-done progress
+
+	// Set by the load, read after done: whether a poll may walk the
+	// folders again to find new files.
+	entries   int
+	truncated bool
 }
 
 // newLoad prepares the load of the workspace folders (initialize does);
@@ -49,17 +57,18 @@ type loader struct {
 func (s *Server) newLoad(progress bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.mu.Lock()
-	s.ld = &loader{ctx: ctx, cancel: cancel, done: make(chan struct{}), token: protocol.String("wfc-load"), progress: progress}
+	s.ld = &loader{stop: make(chan struct{}), ctx: ctx, cancel: cancel, done: make(chan struct{}), token: protocol.String("wfc-load"), progress: progress}
 	s.mu.Unlock()
 }
 
-// startLoad reads the workspace folders in the background, once.
-func (s *Server) startLoad() {
+// startLoad reads the workspace folders in the background, once; it
+// returns the load it started, or nil.
+func (s *Server) startLoad() *loader {
 	s.mu.Lock()
 	ld := s.ld
 	s.mu.Unlock()
 	if ld == nil || !ld.started.CompareAndSwap(false, true) {
-		return
+		return nil
 	}
 	var fs folders
 	s.ck.read(func(ws *workspace) { fs = ws.folders.clone() })
@@ -68,22 +77,24 @@ func (s *Server) startLoad() {
 		defer ld.cancel()
 		files := s.readFolders(ld.ctx, fs, ld)
 		s.ck.update(func(ws *workspace) {
-			for name, src := range files {
+			for name, f := range files {
 				if _, ok := ws.disk[name]; !ok { // a watched change read since is newer
-					ws.disk[name] = src
+					ws.setDisk(name, f.src, f.st)
 				}
 			}
 		})
 	}()
+	return ld
 }
 
-// stopLoad cancels the load, if one runs.
+// stopLoad cancels the load, if one runs, and ends polling.
 func (s *Server) stopLoad() {
 	s.mu.Lock()
 	ld := s.ld
 	s.mu.Unlock()
 	if ld != nil {
 		ld.cancel()
+		ld.stopOnce.Do(func() { close(ld.stop) })
 	}
 }
 
@@ -100,11 +111,17 @@ func (s *Server) loadDone() <-chan struct{} {
 	return s.ld.done
 }
 
+// diskFile is a file read by a load.
+type diskFile struct {
+	src string
+	st  stamp
+}
+
 // readFolders reads the *.wf files of the folders within the bounds, and
 // stops early when ctx is done.
-func (s *Server) readFolders(ctx context.Context, fs folders, ld *loader) map[string]string {
+func (s *Server) readFolders(ctx context.Context, fs folders, ld *loader) map[string]diskFile {
 	lim := s.opt.limits
-	files := map[string]string{}
+	files := map[string]diskFile{}
 	var entries int
 	var bytes int64
 	var stopped string
@@ -127,7 +144,7 @@ func (s *Server) readFolders(ctx context.Context, fs folders, ld *loader) map[st
 			return false
 		}
 		left := lim.bytes - bytes
-		b, _, err := fs.readDisk(p, min(left, maxDiskFile))
+		b, st, _, err := fs.readDisk(p, min(left, maxDiskFile))
 		if tl, ok := err.(safefile.TooLargeError); ok && tl.Limit == left {
 			stopped = fmt.Sprintf("the next file would pass %d bytes, the most a load reads", lim.bytes)
 			return false
@@ -137,7 +154,7 @@ func (s *Server) readFolders(ctx context.Context, fs folders, ld *loader) map[st
 			return true
 		}
 		bytes += int64(len(b))
-		files[p] = string(b)
+		files[p] = diskFile{string(b), st}
 		if len(files)%lim.every == 0 {
 			pr.report(fmt.Sprintf("%d files", len(files)))
 		}
@@ -149,6 +166,7 @@ func (s *Server) readFolders(ctx context.Context, fs folders, ld *loader) map[st
 		}
 		walk(dir, s.logf, entry, visit)
 	}
+	ld.entries, ld.truncated = entries, stopped != ""
 	msg := fmt.Sprintf("%d files, %d bytes", len(files), bytes)
 	if stopped != "" {
 		msg = fmt.Sprintf("stopped reading the workspace (%s): %s in the program", stopped, msg)

@@ -34,6 +34,10 @@ type Options struct {
 	// Log receives the server's log lines (stderr for `wfc lsp`); nil
 	// discards them.
 	Log io.Writer
+	// Poll is how often the server looks at the files it holds from disk
+	// when the client does not watch files. Zero means DefaultPoll;
+	// negative means never.
+	Poll time.Duration
 	// limits bound the load of the workspace folders (defaultLimits when
 	// zero; tests set smaller ones).
 	limits loadLimits
@@ -102,6 +106,9 @@ type Server struct {
 func New(opt Options) *Server {
 	if opt.Debounce == 0 {
 		opt.Debounce = DefaultDebounce
+	}
+	if opt.Poll == 0 {
+		opt.Poll = DefaultPoll
 	}
 	if opt.limits == (loadLimits{}) {
 		opt.limits = defaultLimits

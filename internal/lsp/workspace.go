@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 	"github.com/wfc-lang/wfc/internal/safefile"
@@ -29,8 +30,30 @@ type document struct {
 // folders and nothing else (see docs/limits.md, "The language server").
 type workspace struct {
 	folders
-	disk map[string]string
-	open map[string]*document
+	disk   map[string]string
+	stamps map[string]stamp // of the files in disk, as read
+	open   map[string]*document
+}
+
+// stamp is what a file on disk looked like when it was read: a poll that
+// finds another size or time reads it again.
+type stamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(info fs.FileInfo) stamp { return stamp{info.Size(), info.ModTime()} }
+
+// setDisk holds src as the file path, read when it looked like st.
+func (ws *workspace) setDisk(path, src string, st stamp) {
+	ws.disk[path] = src
+	ws.stamps[path] = st
+}
+
+// dropDisk forgets the file path.
+func (ws *workspace) dropDisk(path string) {
+	delete(ws.disk, path)
+	delete(ws.stamps, path)
 }
 
 // folders are the workspace folders.
@@ -44,7 +67,7 @@ func (fs folders) clone() folders {
 }
 
 func newWorkspace() *workspace {
-	return &workspace{disk: map[string]string{}, open: map[string]*document{}}
+	return &workspace{disk: map[string]string{}, stamps: map[string]stamp{}, open: map[string]*document{}}
 }
 
 // nameOf is the program's name for the file at u.
@@ -100,22 +123,25 @@ func isWF(name string) bool { return strings.HasSuffix(name, ".wf") }
 // opened without blocking and read through a limit (so `-> /dev/zero`,
 // `-> /proc/self/fd/0` and FIFOs cost nothing). gone reports that the file
 // does not exist (any more); err says why an existing file was not read.
-func (fs folders) readDisk(path string, limit int64) (src []byte, gone bool, err error) {
+func (fs folders) readDisk(path string, limit int64) (src []byte, st stamp, gone bool, err error) {
 	if !isWF(path) || !fs.inFolders(path) {
-		return nil, false, errOutside
+		return nil, stamp{}, false, errOutside
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		if _, lerr := os.Lstat(path); lerr != nil {
-			return nil, true, err
+			return nil, stamp{}, true, err
 		}
-		return nil, false, err // a dangling or looping symlink
+		return nil, stamp{}, false, err // a dangling or looping symlink
 	}
 	if !within(fs.real, real) {
-		return nil, false, errOutside
+		return nil, stamp{}, false, errOutside
 	}
-	b, _, err := safefile.ReadFile(real, limit)
-	return b, false, err
+	b, info, err := safefile.ReadFile(real, limit)
+	if err != nil {
+		return nil, stamp{}, false, err
+	}
+	return b, stampOf(info), false, nil
 }
 
 // errOutside refuses a file outside the workspace folders, or a symlink
@@ -131,15 +157,15 @@ func (outsideError) Error() string {
 // reload re-reads one file from disk, or forgets it if it is gone or may
 // not be read (and logs why).
 func (ws *workspace) reload(path string, logf func(string, ...any)) {
-	b, gone, err := ws.readDisk(path, maxDiskFile)
+	b, st, gone, err := ws.readDisk(path, maxDiskFile)
 	switch {
 	case gone:
-		delete(ws.disk, path)
+		ws.dropDisk(path)
 	case err != nil:
 		logf("%s: %v", path, err)
-		delete(ws.disk, path)
+		ws.dropDisk(path)
 	default:
-		ws.disk[path] = string(b)
+		ws.setDisk(path, string(b), st)
 	}
 }
 
