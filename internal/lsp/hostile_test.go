@@ -153,9 +153,15 @@ func TestLoadIsBoundedWithProgress(t *testing.T) {
 				t.Errorf("read %d files, want %d (%v)", got, lim.files, diskNames(c))
 			}
 			pr := c.client.(*progressRecorder)
-			pr.mu.Lock()
-			ev := strings.Join(pr.events, "\n")
-			pr.mu.Unlock()
+			var ev string
+			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+				pr.mu.Lock()
+				ev = strings.Join(pr.events, "\n")
+				pr.mu.Unlock()
+				if strings.Contains(ev, "\nend: ") { // notifications arrive after the load is done
+					break
+				}
+			}
 			if !strings.HasPrefix(ev, "begin: ") || !strings.Contains(ev, "\nend: ") || !strings.Contains(ev, lim.stop) {
 				t.Errorf("progress:\n%s\nwant begin, end, and %q", ev, lim.stop)
 			}
