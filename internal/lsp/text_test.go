@@ -163,3 +163,35 @@ func allocated(f func()) uint64 {
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+// FuzzSplice splices random text into random text, twice, and compares
+// the buffer and its line index with rebuilding the text; and the
+// positions of the result with counting from the line's start.
+func FuzzSplice(f *testing.F) {
+	f.Add("a\r\nb\rc\n", uint16(1), uint16(3), "\n\r", uint16(0), uint16(9), "x\r")
+	f.Add(strings.Repeat("é€😀", 200)+"\n", uint16(0), uint16(0), "", uint16(400), uint16(700), "\r\n")
+	f.Fuzz(func(t *testing.T, src string, a1, b1 uint16, s1 string, a2, b2 uint16, s2 string) {
+		want := newText(src)
+		e := newEdit(want)
+		for _, ch := range []struct {
+			a, b uint16
+			s    string
+		}{{a1, b1, s1}, {a2, b2, s2}} {
+			a, b := int(ch.a)%(len(want.src)+1), int(ch.b)%(len(want.src)+1)
+			a, b = notInCRLF(want.src, min(a, b)), notInCRLF(want.src, max(a, b))
+			e.splice(a, b, ch.s)
+			want = newText(want.src[:a] + ch.s + want.src[b:])
+		}
+		got := e.text()
+		if got.src != want.src || fmt.Sprint(got.lines) != fmt.Sprint(want.lines) {
+			t.Fatalf("%q %v, want %q %v", got.src, got.lines, want.src, want.lines)
+		}
+		for off := 0; off <= len(got.src); off += 1 + len(got.src)/200 {
+			for _, enc := range []encoding{utf16Units, utf8Bytes, utf32Points} {
+				if p, w := got.position(off, enc), naivePosition(got, off, enc); p != w {
+					t.Fatalf("offset %d enc %d: %v, want %v", off, enc, p, w)
+				}
+			}
+		}
+	})
+}
