@@ -56,6 +56,7 @@ type recorder struct {
 	diags map[protocol.URI][]*protocol.PublishDiagnosticsParams
 
 	registrations []protocol.Registration
+	logs          []string // window/logMessage
 }
 
 func (r *recorder) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
@@ -74,7 +75,13 @@ func (r *recorder) RegisterCapability(ctx context.Context, p *protocol.Registrat
 	return nil
 }
 
-func (r *recorder) LogMessage(context.Context, *protocol.LogMessageParams) error { return nil }
+func (r *recorder) LogMessage(ctx context.Context, p *protocol.LogMessageParams) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logs = append(r.logs, p.Message)
+	r.cond.Broadcast()
+	return nil
+}
 
 // client is a server running in-process, driven over a pipe by the
 // library's own client.

@@ -357,3 +357,38 @@ func TestPollForgetsDeletedAndMovedFiles(t *testing.T) {
 		}
 	}
 }
+
+// Each skipped file is named in the client's log, up to maxNotices; the
+// rest only in the server's (a workspace of 10,000 bad links must not send
+// 10,000 messages).
+func TestSkippedFilesNoticesAreBounded(t *testing.T) {
+	c := startRaw(t, map[string]string{"types.wf": typesWF})
+	for i := range maxNotices + 50 {
+		if err := os.Symlink("/etc/passwd", filepath.Join(c.dir, fmt.Sprintf("l%03d.wf", i))); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+	}
+	c.initialize()
+	deadline := time.Now().Add(30 * time.Second)
+	c.rec.mu.Lock()
+	defer c.rec.mu.Unlock()
+	for len(c.rec.logs) < maxNotices+1 && time.Now().Before(deadline) {
+		c.rec.mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+		c.rec.mu.Lock()
+	}
+	if n := len(c.rec.logs); n != maxNotices+1 {
+		t.Fatalf("%d messages in the client's log, want %d", n, maxNotices+1)
+	}
+	last := 0
+	for i, m := range c.rec.logs {
+		if strings.Contains(m, "the rest are in the server's log") {
+			last++
+		} else if !strings.Contains(m, "l") || !strings.Contains(m, "outside the workspace") {
+			t.Errorf("message %d: %q", i, m)
+		}
+	}
+	if last != 1 {
+		t.Errorf("%d closing messages, want 1", last)
+	}
+}

@@ -98,6 +98,8 @@ type Server struct {
 	admitted chan struct{} // a slot per request read and not yet answered
 	running  chan struct{} // a slot per request working
 
+	notices atomic.Int64 // sent to the client's log so far
+
 	// panicOn makes a method panic, to test recovery.
 	panicOn atomic.Value // string
 }
@@ -295,12 +297,23 @@ func (s *Server) logf(format string, args ...any) { s.log.Output(2, fmt.Sprintf(
 // notice logs a line on the server's log and in the client's log
 // (window/logMessage): what the user should be able to find, such as a
 // file of the workspace that was not read and why.
+//
+// A hostile workspace can hold any number of such files: after maxNotices
+// the client is told that the rest are in the server's log only.
 func (s *Server) notice(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	s.log.Output(2, msg)
-	if s.client != nil {
-		go func() { // not from the reader goroutine, nor under a lock
-			_ = s.client.LogMessage(context.Background(), &protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: "wfc: " + msg})
-		}()
+	n := s.notices.Add(1)
+	if s.client == nil || n > maxNotices+1 {
+		return
 	}
+	if n == maxNotices+1 {
+		msg = fmt.Sprintf("more than %d such messages: the rest are in the server's log only", maxNotices)
+	}
+	go func() { // not from the reader goroutine, nor under a lock
+		_ = s.client.LogMessage(context.Background(), &protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: "wfc: " + msg})
+	}()
 }
+
+// maxNotices is the most notices a session sends to the client's log.
+const maxNotices = 100
