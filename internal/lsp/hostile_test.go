@@ -97,9 +97,13 @@ type progressRecorder struct {
 	*recorder
 	mu     sync.Mutex
 	events []string
+	cancel protocol.Server // if set, cancel the progress as it is created
 }
 
-func (r *progressRecorder) WorkDoneProgressCreate(context.Context, *protocol.WorkDoneProgressCreateParams) error {
+func (r *progressRecorder) WorkDoneProgressCreate(ctx context.Context, p *protocol.WorkDoneProgressCreateParams) error {
+	if r.cancel != nil { // the user presses cancel at once: the server reads it before this answer
+		return r.cancel.WorkDoneProgressCancel(ctx, &protocol.WorkDoneProgressCancelParams{Token: p.Token})
+	}
 	return nil
 }
 
@@ -390,5 +394,41 @@ func TestSkippedFilesNoticesAreBounded(t *testing.T) {
 	}
 	if last != 1 {
 		t.Errorf("%d closing messages, want 1", last)
+	}
+}
+
+// initializeWithProgress initializes c as a client that shows progress.
+func initializeWithProgress(t *testing.T, c *client) {
+	t.Helper()
+	yes := true
+	p := &protocol.InitializeParams{}
+	p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: protocol.FileURI(c.dir), Name: "ws"}})
+	p.Capabilities.Window = &protocol.WindowClientCapabilities{WorkDoneProgress: &yes}
+	if _, err := c.srv.Initialize(c.ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(diskNames(c)); n != 0 {
+		t.Errorf("%d files read before initialized: initialize waited for the load", n)
+	}
+	if err := c.srv.Initialized(c.ctx, &protocol.InitializedParams{}); err != nil {
+		t.Fatal(err)
+	}
+	<-c.server.loadDone()
+}
+
+// The progress's cancel button stops the load: the files read so far are
+// the program.
+func TestLoadCancels(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("f%02d.wf", i)] = fmt.Sprintf("enum E%d { A }\n", i)
+	}
+	c := startWith(t, files, Options{Debounce: -1, limits: loadLimits{files: 100, entries: 1000, bytes: 1 << 20, every: 1}}, func(r *recorder) protocol.Client {
+		return &progressRecorder{recorder: r}
+	})
+	c.client.(*progressRecorder).cancel = c.srv
+	initializeWithProgress(t, c)
+	if n := len(diskNames(c)); n != 1 {
+		t.Errorf("read %d files, want the 1 read before the load was cancelled", n)
 	}
 }
