@@ -56,6 +56,7 @@ type recorder struct {
 	diags map[protocol.URI][]*protocol.PublishDiagnosticsParams
 
 	registrations []protocol.Registration
+	logs          []string // window/logMessage
 }
 
 func (r *recorder) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
@@ -74,7 +75,13 @@ func (r *recorder) RegisterCapability(ctx context.Context, p *protocol.Registrat
 	return nil
 }
 
-func (r *recorder) LogMessage(context.Context, *protocol.LogMessageParams) error { return nil }
+func (r *recorder) LogMessage(ctx context.Context, p *protocol.LogMessageParams) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logs = append(r.logs, p.Message)
+	r.cond.Broadcast()
+	return nil
+}
 
 // client is a server running in-process, driven over a pipe by the
 // library's own client.
@@ -84,6 +91,7 @@ type client struct {
 	srv    protocol.Server
 	conn   protocol.Conn
 	rec    *recorder
+	client protocol.Client // rec, or what wraps it
 	dir    string
 	exit   chan int
 	server *Server
@@ -101,6 +109,13 @@ func start(t testing.TB, files map[string]string, encs ...protocol.PositionEncod
 
 func startRaw(t testing.TB, files map[string]string) *client {
 	t.Helper()
+	return startWith(t, files, Options{Debounce: -1}, nil)
+}
+
+// startWith is startRaw with the server's options, and the client wrapped
+// by wrap (if not nil) to answer more.
+func startWith(t testing.TB, files map[string]string, opt Options, wrap func(*recorder) protocol.Client) *client {
+	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
 		p := filepath.Join(dir, name)
@@ -113,27 +128,52 @@ func startRaw(t testing.TB, files map[string]string) *client {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a, b := net.Pipe()
-	s := New(Options{Debounce: -1, Log: testLog{t}})
+	opt.Log = newTestLog(t)
+	s := New(opt)
 	exit := make(chan int, 1)
 	go func() { exit <- s.Serve(ctx, a) }()
 	rec := &recorder{diags: map[protocol.URI][]*protocol.PublishDiagnosticsParams{}}
 	rec.cond = sync.NewCond(&rec.mu)
 	conn := protocol.NewConn(b)
-	conn.Go(ctx, protocol.ClientHandler(rec))
+	var cl protocol.Client = rec
+	if wrap != nil {
+		cl = wrap(rec)
+	}
+	conn.Go(ctx, protocol.ClientHandler(cl))
 	stop := func() {
 		cancel()
 		a.Close()
 		b.Close()
 	}
-	c := &client{t: t, ctx: ctx, srv: protocol.ServerDispatcher(conn), conn: conn, rec: rec, dir: dir, exit: exit, server: s, stop: stop}
+	c := &client{t: t, ctx: ctx, srv: protocol.ServerDispatcher(conn), conn: conn, rec: rec, client: cl, dir: dir, exit: exit, server: s, stop: stop}
 	t.Cleanup(stop)
 	return c
 }
 
-type testLog struct{ t testing.TB }
+// testLog logs the server's lines in the test's log, until the test ends:
+// a check still running then must not log (testing panics).
+type testLog struct {
+	t    testing.TB
+	mu   sync.Mutex
+	done bool
+}
 
-func (l testLog) Write(b []byte) (int, error) {
-	l.t.Log(strings.TrimSpace(string(b)))
+func newTestLog(t testing.TB) *testLog {
+	l := &testLog{t: t}
+	t.Cleanup(func() {
+		l.mu.Lock()
+		l.done = true
+		l.mu.Unlock()
+	})
+	return l
+}
+
+func (l *testLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.done {
+		l.t.Log(strings.TrimSpace(string(b)))
+	}
 	return len(b), nil
 }
 
@@ -151,6 +191,7 @@ func (c *client) initialize(encs ...protocol.PositionEncodingKind) *protocol.Ini
 	if err := c.srv.Initialized(c.ctx, &protocol.InitializedParams{}); err != nil {
 		c.t.Fatal(err)
 	}
+	<-c.server.loadDone() // the folders load in the background
 	return res
 }
 

@@ -11,11 +11,33 @@ import (
 
 // toDiagnostics converts one file's diagnostics.
 func (s *Server) toDiagnostics(sn *snapshot, ds []diag.Diagnostic) []protocol.Diagnostic {
+	out, _ := s.toDiagnosticsCtx(context.Background(), sn, ds)
+	return out
+}
+
+// toDiagnosticsCtx is toDiagnostics for a request, which may be cancelled.
+func (s *Server) toDiagnosticsCtx(ctx context.Context, sn *snapshot, ds []diag.Diagnostic) ([]protocol.Diagnostic, error) {
 	out := make([]protocol.Diagnostic, 0, len(ds))
-	for _, d := range ds {
+	for i, d := range ds {
+		if err := cancelled(ctx, i); err != nil {
+			return nil, err
+		}
 		out = append(out, s.toDiagnostic(sn, d))
 	}
-	return out
+	return out, nil
+}
+
+// checkEvery is how many items a long loop of a request handles between
+// two looks at its context, so $/cancelRequest stops it midway.
+const checkEvery = 256
+
+// cancelled is the request's error once it is cancelled, looked at every
+// checkEvery items.
+func cancelled(ctx context.Context, i int) error {
+	if i%checkEvery == 0 {
+		return ctx.Err()
+	}
+	return nil
 }
 
 func (s *Server) toDiagnostic(sn *snapshot, d diag.Diagnostic) protocol.Diagnostic {
@@ -86,7 +108,10 @@ func (s *Server) Diagnostic(ctx context.Context, p *protocol.DocumentDiagnosticP
 	if err != nil {
 		return nil, err
 	}
-	items := s.toDiagnostics(sn, sn.byFile[nameOf(p.TextDocument.URI)])
+	items, err := s.toDiagnosticsCtx(ctx, sn, sn.byFile[nameOf(p.TextDocument.URI)])
+	if err != nil {
+		return nil, err
+	}
 	return &protocol.RelatedFullDocumentDiagnosticReport{
 		FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: "full", Items: items},
 	}, nil
@@ -117,7 +142,10 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	}
 	var out []protocol.CommandOrCodeAction
 	if want(protocol.CodeActionKindQuickFix) {
-		for _, d := range sn.byFile[name] {
+		for i, d := range sn.byFile[name] {
+			if err := cancelled(ctx, i); err != nil {
+				return nil, err
+			}
 			if int(d.Range.End.Offset) < lo || int(d.Range.Start.Offset) > hi {
 				continue
 			}

@@ -42,7 +42,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		}
 	}
 	if o != nil {
-		return md("```wfc\n"+declLine(sn, o)+"\n```", o.rng), nil
+		return md(codeBlock("wfc", declLine(sn, o)), o.rng), nil
 	}
 	return nil, nil
 }
@@ -109,7 +109,7 @@ func scheduleMarkdown(s *codegen.Schedule) string {
 	var b strings.Builder
 	c := s.Consumer
 	f := check.FormatTicks
-	fmt.Fprintf(&b, "**%s**\n\n", codegen.Place(c))
+	fmt.Fprintf(&b, "**%s**\n\n", codeSpan(codegen.Place(c))) // names are user text
 	fmt.Fprintf(&b, "- policy: %s\n- budget: %s\n", codegen.PolicyWords(s), codegen.BudgetWords(s))
 	if !c.Step {
 		fmt.Fprintf(&b, "- window: %s each; the wait starts when a window passes\n", f(s.Window))

@@ -33,14 +33,19 @@ func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if len(dirs) == 0 && p.RootURI != nil && p.RootURI.IsFile() {
 		dirs = append(dirs, nameOf(*p.RootURI))
 	}
+	progress := false
+	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
+		progress = *w.WorkDoneProgress
+	}
 	s.ck.read(func(ws *workspace) {
 		for _, d := range dirs {
-			ws.addFolder(d, s.logf)
+			ws.addFolder(d)
 		}
 	})
 	s.mu.Lock()
 	s.state, s.enc, s.watch = running, enc, watch
 	s.mu.Unlock()
+	s.newLoad(progress)
 	return &protocol.InitializeResult{
 		Capabilities: capabilities(enc),
 		ServerInfo:   protocol.ServerInfo{Name: "wfc", Version: protocol.NewOptional(Version)},
@@ -72,13 +77,18 @@ func capabilities(enc encoding) protocol.ServerCapabilities {
 	}
 }
 
-// Initialized starts the first check of the workspace and, where the
-// client can, asks it to report changes to *.wf files on disk.
+// Initialized starts reading the workspace folders (in the background,
+// shown as progress), the first check and, where the client can, asks it
+// to report changes to *.wf files on disk.
 func (s *Server) Initialized(ctx context.Context, p *protocol.InitializedParams) error {
 	s.ck.update(func(*workspace) {})
+	ld := s.startLoad() // in the background: requests are answered meanwhile
 	s.mu.Lock()
 	watch := s.watch
 	s.mu.Unlock()
+	if !watch && ld != nil {
+		s.startPoll(ld) // nothing will say that a closed file changed on disk
+	}
 	if watch {
 		// A request to the client: not from the reader goroutine, which
 		// must stay free to read the answer.
@@ -109,6 +119,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.state = shutDown
 	s.mu.Unlock()
+	s.stopLoad()
 	s.ck.stop()
 	return nil
 }
@@ -140,17 +151,22 @@ func (s *Server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 			return
 		}
 		t := d.text
+		var e *edit // one copy of the document for all the ranges
 		for _, ch := range p.ContentChanges {
 			switch ch := ch.(type) {
 			case *protocol.TextDocumentContentChangePartial:
-				var src string
-				if src, err = t.apply(ch.Range, ch.Text, enc); err != nil {
+				if e == nil {
+					e = newEdit(t)
+				}
+				if err = e.apply(ch.Range, ch.Text, enc); err != nil {
 					return
 				}
-				t = newText(src)
 			case *protocol.TextDocumentContentChangeWholeDocument:
-				t = newText(ch.Text)
+				e, t = nil, newText(ch.Text)
 			}
+		}
+		if e != nil {
+			t = e.text()
 		}
 		d.text, d.version = t, p.TextDocument.Version
 	})
@@ -163,8 +179,10 @@ func (s *Server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	name := nameOf(p.TextDocument.URI)
 	s.ck.update(func(ws *workspace) {
 		delete(ws.open, name)
-		if p.TextDocument.URI.IsFile() && ws.inFolders(name) {
-			ws.reload(name, s.logf)
+		// Only a *.wf file of the workspace goes back to the disk: a closed
+		// README or a file outside the folders is not read.
+		if p.TextDocument.URI.IsFile() && isWF(name) && ws.inFolders(name) {
+			ws.reload(name, s.notice)
 		}
 	})
 	return nil
@@ -184,11 +202,11 @@ func (s *Server) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChang
 			}
 			name := nameOf(ev.URI)
 			if ev.Type == protocol.FileChangeTypeDeleted {
-				delete(ws.disk, name)
+				ws.dropDisk(name)
 				continue
 			}
-			if len(name) > 3 && name[len(name)-3:] == ".wf" {
-				ws.reload(name, s.logf)
+			if isWF(name) && ws.inFolders(name) {
+				ws.reload(name, s.notice)
 			}
 		}
 	})

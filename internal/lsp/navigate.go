@@ -52,7 +52,10 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		return nil, err
 	}
 	var locs []protocol.Location
-	for _, r := range sn.index().all(o.sym) {
+	for i, r := range sn.index().all(o.sym) {
+		if err := cancelled(ctx, i); err != nil {
+			return nil, err
+		}
 		if r.def && !p.Context.IncludeDeclaration {
 			continue
 		}
@@ -86,7 +89,10 @@ func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 		return nil, protocol.Errorf(protocol.CodeRequestFailed, "wfc lsp: %v", err)
 	}
 	changes := map[protocol.URI][]protocol.TextEdit{}
-	for _, r := range sn.index().all(o.sym) {
+	for i, r := range sn.index().all(o.sym) {
+		if err := cancelled(ctx, i); err != nil {
+			return nil, err
+		}
 		u := sn.uriOf(r.file)
 		changes[u] = append(changes[u], protocol.TextEdit{Range: sn.rng(r.file, r.rng), NewText: p.NewName})
 	}

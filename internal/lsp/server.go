@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -33,11 +34,23 @@ type Options struct {
 	// Log receives the server's log lines (stderr for `wfc lsp`); nil
 	// discards them.
 	Log io.Writer
+	// Poll is how often the server looks at the files it holds from disk
+	// when the client does not watch files. Zero means DefaultPoll;
+	// negative means never.
+	Poll time.Duration
+	// limits bound the load of the workspace folders (defaultLimits when
+	// zero; tests set smaller ones).
+	limits loadLimits
 	// DocsBase is the page diagnostic codes link to (codeDescription):
 	// DocsBase + "#wf101", the code's entry in the catalogue. Empty means
 	// DefaultDocsBase.
 	DocsBase string
 }
+
+// MaxAdmitted bounds the requests read and not yet answered: those running
+// (at most GOMAXPROCS, at least 2) and those waiting for their turn. A
+// burst of 10,000 requests holds at most this many in memory.
+const MaxAdmitted = 64
 
 // DefaultDebounce is the pause after a keystroke before the re-check.
 const DefaultDebounce = 30 * time.Millisecond
@@ -77,8 +90,15 @@ type Server struct {
 	exitSet bool
 
 	ck *checker
+	ld *loader // the load of the workspace folders, once initialize started it
 
 	inflight map[protocol.ID]context.CancelFunc // requests running, for $/cancelRequest
+	peak     int                                // the most requests ever in inflight
+
+	admitted chan struct{} // a slot per request read and not yet answered
+	running  chan struct{} // a slot per request working
+
+	notices atomic.Int64 // sent to the client's log so far
 
 	// panicOn makes a method panic, to test recovery.
 	panicOn atomic.Value // string
@@ -89,6 +109,12 @@ func New(opt Options) *Server {
 	if opt.Debounce == 0 {
 		opt.Debounce = DefaultDebounce
 	}
+	if opt.Poll == 0 {
+		opt.Poll = DefaultPoll
+	}
+	if opt.limits == (loadLimits{}) {
+		opt.limits = defaultLimits
+	}
 	if opt.DocsBase == "" {
 		opt.DocsBase = DefaultDocsBase
 	}
@@ -96,7 +122,8 @@ func New(opt Options) *Server {
 	if w == nil {
 		w = io.Discard
 	}
-	s := &Server{opt: opt, log: log.New(w, "wfc lsp: ", log.LstdFlags|log.Lmicroseconds), exited: make(chan int, 1), inflight: map[protocol.ID]context.CancelFunc{}}
+	s := &Server{opt: opt, log: log.New(w, "wfc lsp: ", log.LstdFlags|log.Lmicroseconds), exited: make(chan int, 1), inflight: map[protocol.ID]context.CancelFunc{},
+		admitted: make(chan struct{}, MaxAdmitted), running: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 	s.ck = newChecker(s)
 	return s
 }
@@ -121,6 +148,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	case <-ctx.Done():
 		code = ExitNoShtdwn
 	}
+	s.stopLoad()
 	s.ck.stop()
 	go conn.Close() // may wait for in-flight handlers; the process is leaving
 	return code
@@ -165,12 +193,30 @@ func (s *Server) handle(ctx context.Context, req *protocol.Request) (result any,
 		}
 		return nil, nil
 	}
+	async := req.IsCall() && !syncMethods[method]
+	if async {
+		// Work in flight is bounded: past MaxAdmitted requests the reader
+		// waits (the client's messages wait in the pipe, not in memory).
+		select {
+		case s.admitted <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		defer func() { <-s.admitted }()
+	}
 	rctx, release := s.track(ctx, req)
 	defer release()
-	if req.IsCall() && !syncMethods[method] {
-		// Requests see the documents as of now, then run concurrently.
+	if async {
+		// Requests see the documents as of now, then run concurrently, a
+		// few at a time; one cancelled while it waits leaves at once.
 		rctx = context.WithValue(rctx, genKey{}, s.ck.generation())
 		protocol.Async(ctx)
+		select {
+		case s.running <- struct{}{}:
+		case <-rctx.Done():
+			return nil, protocol.Errorf(protocol.CodeRequestCancelled, "wfc lsp: %s cancelled", method)
+		}
+		defer func() { <-s.running }()
 	}
 	if m, _ := s.panicOn.Load().(string); m != "" && method == m {
 		panic("test panic")
@@ -221,6 +267,7 @@ func (s *Server) track(ctx context.Context, req *protocol.Request) (context.Cont
 	id := req.ID()
 	s.mu.Lock()
 	s.inflight[id] = cancel
+	s.peak = max(s.peak, len(s.inflight))
 	s.mu.Unlock()
 	return rctx, func() {
 		cancel()
@@ -246,3 +293,27 @@ func (s *Server) exit() {
 
 // logf logs a line on the server's log.
 func (s *Server) logf(format string, args ...any) { s.log.Output(2, fmt.Sprintf(format, args...)) }
+
+// notice logs a line on the server's log and in the client's log
+// (window/logMessage): what the user should be able to find, such as a
+// file of the workspace that was not read and why.
+//
+// A hostile workspace can hold any number of such files: after maxNotices
+// the client is told that the rest are in the server's log only.
+func (s *Server) notice(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.log.Output(2, msg)
+	n := s.notices.Add(1)
+	if s.client == nil || n > maxNotices+1 {
+		return
+	}
+	if n == maxNotices+1 {
+		msg = fmt.Sprintf("more than %d such messages: the rest are in the server's log only", maxNotices)
+	}
+	go func() { // not from the reader goroutine, nor under a lock
+		_ = s.client.LogMessage(context.Background(), &protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: "wfc: " + msg})
+	}()
+}
+
+// maxNotices is the most notices a session sends to the client's log.
+const maxNotices = 100

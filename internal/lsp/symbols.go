@@ -95,7 +95,10 @@ func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 		kEvent: protocol.SymbolKindEvent, kAlias: protocol.SymbolKindVariable, kStep: protocol.SymbolKindFunction,
 	}
 	var out protocol.WorkspaceSymbolSlice
-	for _, o := range sn.index().occ {
+	for i, o := range sn.index().occ {
+		if err := cancelled(ctx, i); err != nil {
+			return nil, err
+		}
 		if !o.def {
 			continue
 		}

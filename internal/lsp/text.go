@@ -3,7 +3,7 @@ package lsp
 import (
 	"fmt"
 	"sort"
-	"unicode/utf16"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/wfc-lang/wfc/diag"
@@ -48,40 +48,121 @@ func negotiate(offered []protocol.PositionEncodingKind) encoding {
 
 // text is a document's content with its line index. LSP lines end at \n,
 // \r\n or \r; lines[i] is the byte offset where line i starts.
+//
+// Converting a position counts characters from the start of its line; on a
+// long line (a minified or hostile file: one line of 1 MB) that would cost
+// the line's length per diagnostic, so marks record, every markStride
+// bytes of a long line, how many units of each encoding lie before: a
+// conversion counts from the nearest mark, at most markStride bytes.
 type text struct {
 	src   string
 	lines []int
+	marks [3]lazyMarks // by encoding, made on first use
+}
+
+// markStride is the most bytes a conversion counts.
+const markStride = 256
+
+// mark is a rune boundary of a long line and the units before it on its
+// line.
+type mark struct{ off, units int }
+
+type lazyMarks struct {
+	once sync.Once
+	m    []mark
 }
 
 func newText(src string) *text {
-	t := &text{src: src, lines: []int{0}}
-	for i := 0; i < len(src); i++ {
+	return &text{src: src, lines: lineStarts(src, []int{0}, 0, len(src))}
+}
+
+// lineStarts appends to lines the starts of the lines that begin in
+// (from, to]: after every \n, \r\n and lone \r of src[from:to].
+func lineStarts[S ~string | ~[]byte](src S, lines []int, from, to int) []int {
+	for i := from; i < to; i++ {
 		switch src[i] {
 		case '\n':
-			t.lines = append(t.lines, i+1)
+			lines = append(lines, i+1)
 		case '\r':
 			if i+1 < len(src) && src[i+1] == '\n' {
-				i++
+				continue // the \n ends the line
 			}
-			t.lines = append(t.lines, i+1)
+			lines = append(lines, i+1)
 		}
 	}
-	return t
+	return lines
 }
 
 // lineEnd is the offset where line i's content ends (before its line break).
-func (t *text) lineEnd(i int) int {
-	if i+1 >= len(t.lines) {
-		return len(t.src)
+func (t *text) lineEnd(i int) int { return lineEnd(t.src, t.lines, i) }
+
+func lineEnd[S ~string | ~[]byte](src S, lines []int, i int) int {
+	if i+1 >= len(lines) {
+		return len(src)
 	}
-	end := t.lines[i+1]
-	if end > 0 && t.src[end-1] == '\n' {
+	end := lines[i+1]
+	if end > 0 && src[end-1] == '\n' {
 		end--
 	}
-	if end > t.lines[i] && t.src[end-1] == '\r' {
+	if end > lines[i] && src[end-1] == '\r' {
 		end--
 	}
 	return end
+}
+
+// marksFor returns the marks of enc, making them on first use (texts are
+// shared by concurrent requests).
+func (t *text) marksFor(enc encoding) []mark {
+	lm := &t.marks[enc]
+	lm.once.Do(func() {
+		for line := range t.lines {
+			start, end := t.lines[line], t.lineEnd(line)
+			if end-start <= markStride {
+				continue
+			}
+			n, last := 0, start
+			for i := start; i < end; {
+				if i-last >= markStride {
+					lm.m = append(lm.m, mark{i, n})
+					last = i
+				}
+				r, size := utf8.DecodeRuneInString(t.src[i:end])
+				n += units(r, size, enc)
+				i += size
+			}
+		}
+	})
+	return lm.m
+}
+
+// from is where to start counting toward offset off on the line that
+// starts at start: the last mark at or before off on that line, or the
+// line's start.
+func (t *text) from(start, off int, enc encoding) (i, n int) {
+	if off-start <= markStride {
+		return start, 0
+	}
+	ms := t.marksFor(enc)
+	k := sort.Search(len(ms), func(k int) bool { return ms[k].off > off }) - 1
+	if k >= 0 && ms[k].off >= start {
+		return ms[k].off, ms[k].units
+	}
+	return start, 0
+}
+
+// fromUnits is from for a count of units on the line [start, end).
+func (t *text) fromUnits(start, end, want int, enc encoding) (i, n int) {
+	if end-start <= markStride {
+		return start, 0
+	}
+	ms := t.marksFor(enc)
+	lo := sort.Search(len(ms), func(k int) bool { return ms[k].off >= start })
+	hi := sort.Search(len(ms), func(k int) bool { return ms[k].off >= end })
+	k := lo + sort.Search(hi-lo, func(k int) bool { return ms[lo+k].units > want }) - 1
+	if k >= lo {
+		return ms[k].off, ms[k].units
+	}
+	return start, 0
 }
 
 // offset converts an LSP position into a byte offset. A character past the
@@ -94,13 +175,19 @@ func (t *text) offset(p protocol.Position, enc encoding) (int, error) {
 		return len(t.src), nil
 	}
 	start, end := t.lines[line], t.lineEnd(line)
+	i, n := t.fromUnits(start, end, int(p.Character), enc)
+	return count(t.src, i, end, n, p, enc)
+}
+
+// count walks src from offset i (n units into its line) to the position
+// p, on a line that ends at end.
+func count[S ~string | ~[]byte](src S, i, end, n int, p protocol.Position, enc encoding) (int, error) {
 	want := int(p.Character)
-	n := 0
-	for i := start; i < end; {
+	for i < end {
 		if n == want {
 			return i, nil
 		}
-		r, size := utf8.DecodeRuneInString(t.src[i:end])
+		r, size := decode(src[i:end])
 		n += units(r, size, enc)
 		if n > want {
 			return 0, fmt.Errorf("position %d:%d falls inside a character", p.Line, p.Character)
@@ -108,6 +195,16 @@ func (t *text) offset(p protocol.Position, enc encoding) (int, error) {
 		i += size
 	}
 	return end, nil
+}
+
+// decode is utf8.DecodeRune for strings and byte slices alike.
+func decode[S ~string | ~[]byte](s S) (rune, int) {
+	if len(s) > 0 && s[0] < utf8.RuneSelf {
+		return rune(s[0]), 1
+	}
+	var b [utf8.UTFMax]byte
+	n := copy(b[:], s[:min(len(s), utf8.UTFMax)])
+	return utf8.DecodeRune(b[:n])
 }
 
 // units is how many units of enc the rune r (size bytes in UTF-8) takes.
@@ -119,7 +216,7 @@ func units(r rune, size int, enc encoding) int {
 		return 1
 	}
 	if r >= 0x10000 && r != utf8.RuneError {
-		return len(utf16.Encode([]rune{r}))
+		return 2
 	}
 	return 1
 }
@@ -130,8 +227,8 @@ func (t *text) position(off int, enc encoding) protocol.Position {
 	line := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off }) - 1
 	start := t.lines[line]
 	end := min(off, t.lineEnd(line))
-	n := 0
-	for i := start; i < end; {
+	i, n := t.from(start, end, enc)
+	for i < end {
 		r, size := utf8.DecodeRuneInString(t.src[i:end])
 		n += units(r, size, enc)
 		i += size
@@ -145,17 +242,86 @@ func (t *text) rng(r diag.Range, enc encoding) protocol.Range {
 }
 
 // apply applies one incremental change and returns the new text.
-func (t *text) apply(r protocol.Range, newText string, enc encoding) (string, error) {
-	s, err := t.offset(r.Start, enc)
+func (t *text) apply(r protocol.Range, newText string, enc encoding) (*text, error) {
+	e := newEdit(t)
+	if err := e.apply(r, newText, enc); err != nil {
+		return nil, err
+	}
+	return e.text(), nil
+}
+
+// edit applies the changes of one didChange to a copy of a text: one copy
+// of the document and of its line index however many ranges the change
+// has (a copy per range made K ranges cost K documents). Each range is
+// spliced in place and the line index mended around it.
+type edit struct {
+	b     []byte
+	lines []int
+	fresh []int // scratch for mended line starts
+}
+
+func newEdit(t *text) *edit {
+	return &edit{b: []byte(t.src), lines: append([]int(nil), t.lines...)}
+}
+
+// text is the result (a second copy: strings are immutable).
+func (e *edit) text() *text { return &text{src: string(e.b), lines: e.lines} }
+
+// offset is text.offset on the buffer.
+func (e *edit) offset(p protocol.Position, enc encoding) (int, error) {
+	line := int(p.Line)
+	if line >= len(e.lines) {
+		return len(e.b), nil
+	}
+	return count(e.b, e.lines[line], lineEnd(e.b, e.lines, line), 0, p, enc)
+}
+
+// apply replaces the range r with s.
+func (e *edit) apply(r protocol.Range, s string, enc encoding) error {
+	from, err := e.offset(r.Start, enc)
 	if err != nil {
-		return "", err
+		return err
 	}
-	e, err := t.offset(r.End, enc)
+	to, err := e.offset(r.End, enc)
 	if err != nil {
-		return "", err
+		return err
 	}
-	if e < s {
-		return "", fmt.Errorf("range end %d:%d precedes its start", r.End.Line, r.End.Character)
+	if to < from {
+		return fmt.Errorf("range end %d:%d precedes its start", r.End.Line, r.End.Character)
 	}
-	return t.src[:s] + newText + t.src[e:], nil
+	e.splice(from, to, s)
+	return nil
+}
+
+// splice replaces b[from:to] with s and mends the line index: the starts
+// that depend on the changed bytes — from the line before the one holding
+// from, to two bytes past the inserted text (a \r\n may have joined or
+// split) — are found again; the later ones move by the change in length.
+func (e *edit) splice(from, to int, s string) {
+	delta := len(s) - (to - from)
+	oldLen := len(e.b)
+	if delta > 0 {
+		e.b = append(e.b, make([]byte, delta)...)
+	}
+	copy(e.b[from+len(s):], e.b[to:oldLen])
+	e.b = e.b[:oldLen+delta]
+	copy(e.b[from:], s)
+
+	a := sort.Search(len(e.lines), func(i int) bool { return e.lines[i] > from }) - 1
+	head := max(a-1, 0) + 1 // lines[:head] stay
+	scanFrom := e.lines[head-1]
+	scanTo := min(len(e.b), from+len(s)+2)
+	e.fresh = lineStarts(e.b, e.fresh[:0], scanFrom, scanTo)
+	tail := sort.Search(len(e.lines), func(i int) bool { return e.lines[i] > to+2 })
+	moved := len(e.lines) - tail
+	n := head + len(e.fresh) + moved
+	if n > len(e.lines) {
+		e.lines = append(e.lines, make([]int, n-len(e.lines))...)
+	}
+	copy(e.lines[head+len(e.fresh):], e.lines[tail:tail+moved])
+	e.lines = e.lines[:n]
+	copy(e.lines[head:], e.fresh)
+	for i := head + len(e.fresh); i < n; i++ {
+		e.lines[i] += delta
+	}
 }

@@ -59,6 +59,8 @@ type (
 	Pattern                                  = lsp.Pattern
 	Position                                 = lsp.Position
 	PositionEncodingKind                     = lsp.PositionEncodingKind
+	ProgressParams                           = lsp.ProgressParams
+	ProgressToken                            = lsp.ProgressToken
 	PrepareRenameParams                      = lsp.PrepareRenameParams
 	PrepareRenameResult                      = lsp.PrepareRenameResult
 	PublishDiagnosticsParams                 = lsp.PublishDiagnosticsParams
@@ -87,6 +89,12 @@ type (
 	UnimplementedClient                      = lsp.UnimplementedClient
 	UnimplementedServer                      = lsp.UnimplementedServer
 	VersionedTextDocumentIdentifier          = lsp.VersionedTextDocumentIdentifier
+	WindowClientCapabilities                 = lsp.WindowClientCapabilities
+	WorkDoneProgressBegin                    = lsp.WorkDoneProgressBegin
+	WorkDoneProgressCancelParams             = lsp.WorkDoneProgressCancelParams
+	WorkDoneProgressCreateParams             = lsp.WorkDoneProgressCreateParams
+	WorkDoneProgressEnd                      = lsp.WorkDoneProgressEnd
+	WorkDoneProgressReport                   = lsp.WorkDoneProgressReport
 	WorkspaceClientCapabilities              = lsp.WorkspaceClientCapabilities
 	WorkspaceEdit                            = lsp.WorkspaceEdit
 	WorkspaceFolder                          = lsp.WorkspaceFolder
@@ -110,6 +118,7 @@ const (
 	FileChangeTypeChanged                    = lsp.FileChangeTypeChanged
 	FileChangeTypeDeleted                    = lsp.FileChangeTypeDeleted
 	MarkupKindMarkdown                       = lsp.MarkupKindMarkdown
+	MessageTypeWarning                       = lsp.MessageTypeWarning
 	MethodExit                               = lsp.MethodExit
 	MethodInitialize                         = lsp.MethodInitialize
 	MethodInitialized                        = lsp.MethodInitialized

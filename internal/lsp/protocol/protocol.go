@@ -80,9 +80,10 @@ func (codec) Unmarshal(data []byte, v any) error {
 }
 
 // NewConn speaks LSP's base protocol (Content-Length framed JSON-RPC) over
-// rwc. Call Go to start it.
+// rwc, with bounded headers and an error answer to a body that is not a
+// message (see stream). Call Go to start it.
 func NewConn(rwc io.ReadWriteCloser) Conn {
-	return jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc), jsonrpc2.WithCodec(codec{}))
+	return jsonrpc2.NewConn(newStream(rwc), jsonrpc2.WithCodec(codec{}))
 }
 
 // ID is a request's id.
