@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -182,8 +183,12 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 			}
 			continue
 		}
-		if err := fsys.writeAtomic(p.file, p.new); err != nil {
-			l.notify(stderr, p.file, fmt.Sprintf("could not fix %s: %v; the file is unchanged", p.file, err))
+		if err := l.write(fsys, p.file, p.new); err != nil {
+			msg := fmt.Sprintf("could not fix %s: %v; the file is unchanged", p.file, err)
+			if errors.Is(err, errChanged) || errors.Is(err, errMoved) {
+				msg = fmt.Sprintf("not fixing %s: %v", p.file, err)
+			}
+			l.notify(stderr, p.file, msg)
 			l.replace(p.file, p.old)
 			changed = true
 			continue

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -84,7 +83,7 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 			raise(exitFound)
 		}
 		if f.write && !isStdin {
-			if err := writeThrough(fsys, name, formatted); err != nil {
+			if err := l.write(fsys, name, formatted); err != nil {
 				notef(stderr, "cannot write %s: %v", name, err)
 				raise(exitUsage)
 			}
@@ -100,15 +99,4 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return exitError{status}
 	}
 	return nil
-}
-
-// writeThrough replaces the file name refers to, following symbolic links so
-// that the link stays a link and its target gets the new text. The write is
-// atomic and keeps the file's mode (see writeAtomic).
-func writeThrough(fsys fileSystem, name, data string) error {
-	target, err := filepath.EvalSymlinks(name)
-	if err != nil {
-		return unwrapPathError(err)
-	}
-	return fsys.writeAtomic(target, data)
 }
