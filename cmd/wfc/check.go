@@ -178,7 +178,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		p := fixPlan{file: name, old: old, new: l.bytes[name], codes: codes[name]}
 		slices.Sort(p.codes)
 		if f.diff {
-			if _, err := io.WriteString(w, unifiedDiff(p.file, p.old, p.new)); err != nil {
+			if _, err := io.WriteString(w, guardUntrusted(unifiedDiff(p.file, p.old, p.new), os.Getenv)); err != nil {
 				return nil, fmt.Errorf("writing output: %w", err)
 			}
 			continue

@@ -195,3 +195,28 @@ func FuzzKeepLineEndings(f *testing.F) {
 		}
 	})
 }
+
+// TestGuardUntrusted: in a GitHub runner a diff body is framed by
+// stop-commands with a fresh random token, and stays byte for byte between
+// the frames; elsewhere it is printed as it is.
+func TestGuardUntrusted(t *testing.T) {
+	body := unifiedDiff("a.wf", "x\n", "::warning::x ##[error]y\n")
+	if got := guardUntrusted(body, func(string) string { return "" }); got != body {
+		t.Errorf("outside a runner the body changed: %q", got)
+	}
+	ci := func(k string) string {
+		if k == "GITHUB_ACTIONS" {
+			return "true"
+		}
+		return ""
+	}
+	got, again := guardUntrusted(body, ci), guardUntrusted(body, ci)
+	first, rest, _ := strings.Cut(got, "\n")
+	token := strings.TrimPrefix(first, "::stop-commands::")
+	if len(token) != 32 || strings.TrimSuffix(rest, "::"+token+"::\n") != body {
+		t.Errorf("not framed by stop-commands: %q", got)
+	}
+	if again == got {
+		t.Errorf("the token is not random")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,10 +75,10 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 			continue
 		}
 		if f.list {
-			fmt.Fprintln(out, name)
+			fmt.Fprintln(out, diag.EscapeLineStart(name)) // a name may hold a line break or ESC
 		}
 		if f.diff {
-			out.WriteString(unifiedDiff(name, src, formatted))
+			out.WriteString(guardUntrusted(unifiedDiff(name, src, formatted), os.Getenv))
 		}
 		if f.check {
 			raise(exitFound)
