@@ -209,7 +209,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			b.WriteByte('\n')
 		}
 		c := s.Consumer
-		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), diag.Escape(c.File), c.Pos.Line, c.Pos.Column)
+		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", diag.Escape(Place(c)), diag.Escape(c.File), c.Pos.Line, c.Pos.Column)
 		fmt.Fprintf(&b, "  policy    %s\n", PolicyWords(s))
 		fmt.Fprintf(&b, "  budget    %s\n", BudgetWords(s))
 		if c.Step {

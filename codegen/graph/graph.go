@@ -261,7 +261,7 @@ func (b *builder) step(on *state, st *ast.CallStmt) {
 	name := ast.Compact(b.f.Text(st.Call.Fun.Rng()))
 	if len(st.Call.Args) > 0 && st.Call.Args[0].Label == nil {
 		if lit, ok := st.Call.Args[0].Value.(*ast.StringLit); ok {
-			name = lit.Value
+			name = diag.Escape(lit.Value) // a line break in it shows as `\n`, not a new line
 		}
 	}
 	if s := b.scheds[key{b.f.Name, int(st.Call.Range.Start.Offset)}]; s != nil {

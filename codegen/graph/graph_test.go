@@ -2,12 +2,15 @@ package graph
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/wfc-lang/wfc/check"
@@ -143,7 +146,9 @@ func TestWhatIsDrawn(t *testing.T) {
 
 // TestDOTRenders renders every DOT golden with Graphviz (where `dot` is
 // installed; .ci/run installs it) and checks that an SVG comes out with no
-// warning.
+// warning, and that it is well-formed XML: testdata/hostile.wf holds every
+// character a label must not carry raw (an ESC used to break the SVG, a NUL
+// to make dot fail).
 func TestDOTRenders(t *testing.T) {
 	dot, err := exec.LookPath("dot")
 	if err != nil {
@@ -156,6 +161,9 @@ func TestDOTRenders(t *testing.T) {
 		out, err := cmd.Output()
 		if err != nil || stderr.Len() > 0 || !bytes.Contains(out, []byte("</svg>")) {
 			t.Errorf("dot -Tsvg %s: %v\n%s", golden(file, DOT), err, stderr.String())
+		}
+		if err := wellFormed(out); err != nil {
+			t.Errorf("dot -Tsvg %s: not well-formed XML: %v", golden(file, DOT), err)
 		}
 	}
 }
@@ -242,4 +250,48 @@ func FuzzGraph(f *testing.F) {
 			}
 		}
 	})
+}
+
+// wellFormed reads doc to its end as XML.
+func wellFormed(doc []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	d.Strict = true
+	d.Entity = xml.HTMLEntity
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
+// TestWellFormedCanFail: the XML check refuses what dot made of an ESC.
+func TestWellFormedCanFail(t *testing.T) {
+	if err := wellFormed([]byte("<svg><text>a\x1bb</text></svg>")); err == nil {
+		t.Error("an ESC in XML passed")
+	}
+	if err := wellFormed([]byte("<svg><text>a &amp; b</text></svg>")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestLabelsShowHostileCharacters: in both formats a label shows every
+// control, C1, bidi and invisible character as an escape, `&` cannot start
+// an entity, and `##[` never appears.
+func TestLabelsShowHostileCharacters(t *testing.T) {
+	for _, f := range Formats {
+		got := draw(t, "testdata/hostile.wf", f)
+		for _, r := range got {
+			if r != '\n' && (r < 0x20 || r >= 0x7f && r <= 0xa0 || r == 0xad || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)) {
+				t.Errorf("%s: raw U+%04X", f, r)
+			}
+		}
+		if strings.Contains(got, "&#8238;") || strings.Contains(got, "##[") {
+			t.Errorf("%s: an entity or a CI command passed through:\n%s", f, got)
+		}
+		if !strings.Contains(got, "u202e") || !strings.Contains(got, "x1b") {
+			t.Errorf("%s: the characters are not shown:\n%s", f, got)
+		}
+	}
 }
