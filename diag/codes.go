@@ -6,17 +6,66 @@ import (
 )
 
 // Code documents one diagnostic code for `wfc explain`, the README's table
-// and SARIF rules. This table is the one place the list of codes lives; tests
-// check that each code has its explanation, a golden case and a README row,
-// and that Wrong yields the code while Right checks clean.
+// and SARIF rules, and says which stage reports it and where an ignore
+// comment's scope ends for it. This table is the one place the list of
+// codes lives; tests check that each code has its explanation, a golden
+// case and a README row, and that Wrong yields the code while Right checks
+// clean.
 type Code struct {
-	Code     string
+	Code     ID
 	Severity Severity
+	Phase    Phase  // the stage that reports it
+	Scope    Scope  // what it is about, for ignore comments
 	Title    string // one line, as in the catalogue of docs/language.md
 	Explain  string // what it means and why it matters
 	Wrong    string // a program that yields the code
 	Right    string // the corrected program, clean of every diagnostic
 }
+
+// Phase is the stage of the pipeline that reports a code.
+type Phase uint8
+
+const (
+	// Syntax: the lexer and the parser (WF001–WF005). A file with one has
+	// a partial tree: --fix applies no other fix to it, `wfc graph` draws
+	// nothing from it.
+	Syntax Phase = iota
+	// Meaning: the checker, names, values and the program's shape
+	// (WF101–WF207, WF301–WF309).
+	Meaning
+	// Policy: the lints read off the lowered schedule tables (WF310–WF316).
+	Policy
+	// Finish: the last stage, ignore comments (WF317).
+	Finish
+	// Export: a backend, for what its target cannot express (WF401–WF405);
+	// `wfc check` does not report these.
+	Export
+)
+
+var phaseNames = [...]string{Syntax: "syntax", Meaning: "meaning", Policy: "policy", Finish: "finish", Export: "export"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return fmt.Sprintf("Phase(%d)", int(p))
+}
+
+// Scope is what a code is about, which bounds where an error can hide one
+// of its warnings: an ignore comment for the code is stale (WF317) only if
+// no error sits in that scope (docs/checker.md lists which errors hide
+// what).
+type Scope uint8
+
+const (
+	// ScopeDecl: a declaration (enum, entity, workflow) as a whole.
+	ScopeDecl Scope = iota
+	// ScopeState: one state's flow (WF202–WF206).
+	ScopeState
+	// ScopeConsumer: one policy consumer, a milestone or a durable step
+	// (WF306, WF308, WF310–WF316).
+	ScopeConsumer
+)
 
 // ID is a diagnostic code. Code that reports a diagnostic names it with one
 // of the constants below, never with a string literal, so a typo does not
@@ -79,11 +128,11 @@ const (
 	WF405 ID = "WF405"
 )
 
-// severities is the catalogue's severity of each code, built once.
-var severities = func() map[ID]Severity {
-	m := make(map[ID]Severity, len(Codes))
-	for _, c := range Codes {
-		m[ID(c.Code)] = c.Severity
+// catalogue indexes Codes by ID, built once.
+var catalogue = func() map[ID]*Code {
+	m := make(map[ID]*Code, len(Codes))
+	for i := range Codes {
+		m[Codes[i].Code] = &Codes[i]
 	}
 	return m
 }()
@@ -91,23 +140,41 @@ var severities = func() map[ID]Severity {
 // SeverityOf returns the catalogued severity of a code; an uncatalogued
 // code is an error.
 func SeverityOf(id ID) Severity {
-	if s, ok := severities[id]; ok {
-		return s
+	if c, ok := catalogue[id]; ok {
+		return c.Severity
 	}
 	return Error
 }
 
-// New makes a diagnostic of code id with the catalogue's severity.
+// Phase returns the stage that reports the code; an uncatalogued code is
+// Meaning's.
+func (id ID) Phase() Phase {
+	if c, ok := catalogue[id]; ok {
+		return c.Phase
+	}
+	return Meaning
+}
+
+// Scope returns what the code is about; an uncatalogued code is about its
+// declaration.
+func (id ID) Scope() Scope {
+	if c, ok := catalogue[id]; ok {
+		return c.Scope
+	}
+	return ScopeDecl
+}
+
+// New makes a diagnostic of code id with the catalogue's severity. Every
+// stage reports through it (or List.Add), so a code's severity is written
+// in one place.
 func New(file string, r Range, id ID, msg string) Diagnostic {
-	return Diagnostic{File: file, Severity: SeverityOf(id), Code: string(id), Message: msg, Range: r}
+	return Diagnostic{File: file, Severity: SeverityOf(id), Code: id, Message: msg, Range: r}
 }
 
 // Lookup returns the documentation of a code.
-func Lookup(code string) (Code, bool) {
-	for _, c := range Codes {
-		if c.Code == code {
-			return c, true
-		}
+func Lookup(id ID) (Code, bool) {
+	if c, ok := catalogue[id]; ok {
+		return *c, true
 	}
 	return Code{}, false
 }
@@ -145,213 +212,213 @@ const okStates = "  state A { subscribe Go(); on Go { goto Done; } }\n  terminal
 
 // Codes lists every diagnostic wfc reports, in code order.
 var Codes = []Code{
-	{"WF001", Error, "syntax error: unexpected token",
+	{"WF001", Error, Syntax, ScopeDecl, "syntax error: unexpected token",
 		"The text does not follow the grammar (docs/language.md) at this token. The message says what was expected there. wfc recovers at the next declaration, member or item, so every independent syntax error of a file is reported in one run.",
 		"enum Size { Small Large }\n",
 		"enum Size { Small, Large }\n"},
-	{"WF002", Error, "unterminated string or block comment",
+	{"WF002", Error, Syntax, ScopeDecl, "unterminated string or block comment",
 		"A string must close with `\"` on the same line; a block comment must close with `*/` (block comments do not nest). The range is the opening quote or `/*`.",
 		"enum Size { Small, Large } /* sizes\n",
 		"enum Size { Small, Large } /* sizes */\n"},
-	{"WF003", Error, "character that cannot start a token, invalid UTF-8, or NUL",
+	{"WF003", Error, Syntax, ScopeDecl, "character that cannot start a token, invalid UTF-8, or NUL",
 		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too. Other languages' forms are reported once each and read as what they mean: a `#` or `--` comment (comments are `//`; its words are skipped), a single-quoted string (strings use `\"`; the fix rewrites it), and a name with a letter outside ASCII (identifiers are ASCII letters, digits and `_`; reported at the name's first use in a file).",
 		"enum Size { Small, Large } # sizes\n",
 		"enum Size { Small, Large } // sizes\n"},
-	{"WF004", Error, "malformed number, or int out of range",
+	{"WF004", Error, Syntax, ScopeDecl, "malformed number, or int out of range",
 		"An int is 32-bit signed (-2147483648 to 2147483647) and a decimal holds at most 79228162514264337593543950335, with at most 28 digits after the point. A number glued to letters (`5s`) is malformed: durations are written `TimeSpan.FromSeconds(5)`. A bad literal is reported once, here, and not again as a type error.",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5s); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n")},
-	{"WF005", Error, "bad string escape",
+	{"WF005", Error, Syntax, ScopeDecl, "bad string escape",
 		"Strings accept the escapes `\\\"` `\\\\` `\\n` `\\r` `\\t` `\\0` and `\\uXXXX` (four hex digits). Anything else after a backslash is an error; write `\\\\` for a backslash.",
 		wrap(okStates[:len(okStates)-len("  terminal Done { }\n")] + "  terminal error Done { Message = \"C:\\temp\\x\"; }\n"),
 		wrap(okStates[:len(okStates)-len("  terminal Done { }\n")] + "  terminal error Done { Message = \"C:\\\\temp\\\\x\"; }\n")},
-	{"WF101", Error, "duplicate name",
+	{"WF101", Error, Meaning, ScopeDecl, "duplicate name",
 		"Names are unique in their scope: enums, entities and workflows across the whole program; states, events, aliases and step names per workflow; members, fields, settings, cases and milestone kinds per declaration. The second name is reported, with the first as related location; uses still resolve to the first.",
 		"enum Size { Small, Large, Small }\n",
 		"enum Size { Small, Large }\n"},
-	{"WF102", Error, "unknown type",
+	{"WF102", Error, Meaning, ScopeDecl, "unknown type",
 		"A field or parameter type is `string`, `int`, `bool`, `decimal`, `DateTime`, `TimeSpan`, or an enum or entity declared in any file checked together. The message suggests the closest declared name.",
 		"enum Size { Small, Large }\nentity Box { Sise Size; }\n",
 		"enum Size { Small, Large }\nentity Box { Size Size; }\n"},
-	{"WF103", Error, "unknown state in `goto` or `Initial`",
+	{"WF103", Error, Meaning, ScopeDecl, "unknown state in `goto` or `Initial`",
 		"`goto S;` and `Initial = S;` name a state of the same workflow. An unresolved `goto` still counts as a way out of its state, so this is the one diagnostic for it.",
 		wrap("  state A { subscribe Go(); on Go { goto Dnoe; } }\n  terminal Done { }\n"),
 		wrap(okStates)},
-	{"WF104", Error, "`subscribe` of an undeclared event",
+	{"WF104", Error, Meaning, ScopeDecl, "`subscribe` of an undeclared event",
 		"A state can only wait for an event its workflow declares with `event Name(…);`. This is the only diagnostic for such a subscription: its handler and milestones are not reported again.",
 		wrap("  state A { subscribe Goo(); on Goo { goto Done; } }\n  terminal Done { }\n"),
 		wrap(okStates)},
-	{"WF105", Error, "`on X` where X is not subscribed in this state",
+	{"WF105", Error, Meaning, ScopeDecl, "`on X` where X is not subscribed in this state",
 		"A handler reacts to a subscription of its own state, named by the event or by its `as` alias. Subscribe the event in this state, or handle the name the subscription uses.",
 		wrap("  state A { subscribe Go() as Started; on Go { goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go() as Started; on Started { goto Done; } }\n  terminal Done { }\n")},
-	{"WF106", Error, "parameters do not match the event's declaration",
+	{"WF106", Error, Meaning, ScopeDecl, "parameters do not match the event's declaration",
 		"A subscription and a handler with a parameter list must list the event's parameter types, in order. The message shows the declaration to copy.",
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(int d); on Done { goto End; } }\n  terminal End { }\n}\n",
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(Decision d); on Done { goto End; } }\n  terminal End { }\n}\n"},
-	{"WF107", Error, "setting unknown here, or its value has the wrong type",
+	{"WF107", Error, Meaning, ScopeDecl, "setting unknown here, or its value has the wrong type",
 		"Each context takes its own settings: a workflow `Tracks`, `Autostart`, `Initial`; a milestone `Within` (TimeSpan), `Retries` (int), `Backoff` (policy); a `terminal error` state `Message` (string).",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = 5; Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n")},
-	{"WF108", Error, "required setting missing",
+	{"WF108", Error, Meaning, ScopeDecl, "required setting missing",
 		"A workflow needs `Initial` (the state a run starts in); a milestone needs `Within` (the length of one window). The range is the enclosing name.",
 		"workflow W {\n  event Go();\n" + okStates + "}\n",
 		wrap(okStates)},
-	{"WF109", Error, "bad case label, case with no enum parameter, or two `default`s",
+	{"WF109", Error, Meaning, ScopeDecl, "bad case label, case with no enum parameter, or two `default`s",
 		"Inside a handler whose parameter has an enum type, `Member { … }` blocks are cases and must name members of that enum; `default { … }` catches the rest, once.",
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(Decision d); on Done(Decision d) { Okay { goto End; } default { goto End; } } }\n  terminal End { }\n}\n",
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(Decision d); on Done(Decision d) { Ok { goto End; } default { goto End; } } }\n  terminal End { }\n}\n"},
-	{"WF110", Error, "unknown attribute or misuse",
+	{"WF110", Error, Meaning, ScopeDecl, "unknown attribute or misuse",
 		"Entities take `[Principal]`; fields take `[Required]`, and string fields `[MaxLength(n)]` / `[MinLength(n)]` with n a positive int.",
 		"entity Job { [MaxLength(10)] int Count; }\n",
 		"entity Job { [MaxLength(10)] string Code; }\n"},
-	{"WF111", Error, "unknown security operation",
+	{"WF111", Error, Meaning, ScopeDecl, "unknown security operation",
 		"Security rules allow or deny the operations `read`, `create`, `update` and `delete`.",
 		"entity Job { string Title; security { allow read, write when IsAuthenticated; } }\n",
 		"entity Job { string Title; security { allow read, update when IsAuthenticated; } }\n"},
-	{"WF112", Error, "`Tracks` is not `Entity.Field` of an enum-typed field",
+	{"WF112", Error, Meaning, ScopeDecl, "`Tracks` is not `Entity.Field` of an enum-typed field",
 		"`Tracks = Job.Stage;` ties the workflow's states to an enum field of an entity: the field must exist and have an enum type.",
 		"enum Stage { A, Done }\nentity Job { string Stage; }\nworkflow W {\n  Tracks = Job.Stage;\n  Initial = A;\n  event Go();\n" + okStates + "}\n",
 		"enum Stage { A, Done }\nentity Job { Stage Stage; }\nworkflow W {\n  Tracks = Job.Stage;\n  Initial = A;\n  event Go();\n" + okStates + "}\n"},
-	{"WF113", Error, "state is not a member of the tracked enum",
+	{"WF113", Error, Meaning, ScopeDecl, "state is not a member of the tracked enum",
 		"With `Tracks`, the run's state is stored in the tracked field, so every state must be a member of its enum.",
 		"enum Stage { A }\nentity Job { Stage Stage; }\nworkflow W {\n  Tracks = Job.Stage;\n  Initial = A;\n  event Go();\n" + okStates + "}\n",
 		"enum Stage { A, Done }\nentity Job { Stage Stage; }\nworkflow W {\n  Tracks = Job.Stage;\n  Initial = A;\n  event Go();\n" + okStates + "}\n"},
-	{"WF114", Warning, "a tracked enum member has no state",
+	{"WF114", Warning, Meaning, ScopeDecl, "a tracked enum member has no state",
 		"A member of the tracked enum that no state implements is a value the field can never take in this workflow: add the state or remove the member.",
 		"enum Stage { A, Done, Lost }\nentity Job { Stage Stage; }\nworkflow W {\n  Tracks = Job.Stage;\n  Initial = A;\n  event Go();\n" + okStates + "}\n",
 		"enum Stage { A, Done }\nentity Job { Stage Stage; }\nworkflow W {\n  Tracks = Job.Stage;\n  Initial = A;\n  event Go();\n" + okStates + "}\n"},
-	{"WF115", Error, "`Initial` names a terminal state",
+	{"WF115", Error, Meaning, ScopeDecl, "`Initial` names a terminal state",
 		"A run starts in its initial state; a terminal initial state would end the run before it starts.",
 		"workflow W {\n  Initial = Done;\n  event Go();\n" + okStates + "}\n",
 		wrap(okStates)},
-	{"WF116", Error, "terminal state subscribes or handles",
+	{"WF116", Error, Meaning, ScopeDecl, "terminal state subscribes or handles",
 		"A terminal state ends the run: it waits for nothing, so it has no subscriptions or handlers.",
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  terminal Done { subscribe Go(); }\n"),
 		wrap(okStates)},
-	{"WF117", Error, "unknown milestone kind, or an outcome that does not belong to it",
+	{"WF117", Error, Meaning, ScopeDecl, "unknown milestone kind, or an outcome that does not belong to it",
 		"A subscription's milestones are `Assigned { … }` (outcomes `Exhausted`, `Unassigned`) and `Finished { … }` (outcomes `Exhausted`, `Unfinished`).",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Unassigned { goto Done; } } }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n")},
-	{"WF118", Error, "bad durable step",
+	{"WF118", Error, Meaning, ScopeDecl, "bad durable step",
 		"The only durable step is `Workflow.Once(\"name\", retry: policy) { calls }`. Its name is its durable identity (idempotency key): a non-empty string literal, unique in the workflow. Steps do not nest and contain no `goto`.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"\") { Mail.Send(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"notify\") { Mail.Send(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF201", Warning, "state unreachable from `Initial`",
+	{"WF201", Warning, Meaning, ScopeDecl, "state unreachable from `Initial`",
 		"No chain of `goto` leads from the initial state to this one, so no run can ever be in it.",
 		wrap(okStates + "  terminal Lost { }\n"),
 		wrap(okStates)},
-	{"WF202", Warning, "statements after `goto` never run",
+	{"WF202", Warning, Meaning, ScopeState, "statements after `goto` never run",
 		"`goto` leaves the state at once; what follows it in the same block is dead code. The fix removes it.",
 		wrap("  state A { subscribe Go(); on Go { goto Done; Mail.Send(); } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Mail.Send(); goto Done; } }\n  terminal Done { }\n")},
-	{"WF203", Warning, "subscription with no handler and no milestone",
+	{"WF203", Warning, Meaning, ScopeState, "subscription with no handler and no milestone",
 		"Waiting for an event that nothing reacts to does nothing: add `on Event { … }` or a milestone.",
 		wrap("  state A { subscribe Go(); on Go { goto B; } }\n  state B { subscribe Go(); on Go { goto Done; } subscribe Stop(); }\n  terminal Done { }\n"),
 		wrap(okStates)},
-	{"WF204", Warning, "non-terminal state with no way out",
+	{"WF204", Warning, Meaning, ScopeState, "non-terminal state with no way out",
 		"No handler or outcome of the state says `goto`, so a run that enters it stays for ever. Add a `goto`, or make the state `terminal`.",
 		wrap("  state A { subscribe Go(); on Go { Mail.Send(); } }\n"),
 		wrap(okStates)},
-	{"WF205", Warning, "milestone without `Unfinished`/`Unassigned`",
+	{"WF205", Warning, Meaning, ScopeState, "milestone without `Unfinished`/`Unassigned`",
 		"When a milestone's last window passes, its `Unfinished` (or `Unassigned`) block says where the run goes; without it the run stays where it is.",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); } }\n    on Go { goto Done; }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Unfinished { goto Done; } } }\n    on Go { goto Done; }\n  }\n  terminal Done { }\n")},
-	{"WF206", Warning, "cases miss enum members and there is no `default`",
+	{"WF206", Warning, Meaning, ScopeState, "cases miss enum members and there is no `default`",
 		"A handler with cases over an enum parameter should cover every member or have `default`; otherwise the missing members do nothing.",
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(Decision d); on Done(Decision d) { Ok { goto End; } } }\n  terminal End { }\n}\n",
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(Decision d); on Done(Decision d) { Ok { goto End; } No { goto End; } } }\n  terminal End { }\n}\n"},
-	{"WF207", Warning, "more than one `[Principal]` entity",
+	{"WF207", Warning, Meaning, ScopeDecl, "more than one `[Principal]` entity",
 		"The principal is the entity the runtime's security context identifies; a program has at most one.",
 		"[Principal] entity Person { string Name; }\n[Principal] entity Robot { string Name; }\n",
 		"[Principal] entity Person { string Name; }\nentity Robot { string Name; }\n"},
-	{"WF301", Error, "milestone sets both `Retries` and `.MaxAttempts(…)`",
+	{"WF301", Error, Meaning, ScopeDecl, "milestone sets both `Retries` and `.MaxAttempts(…)`",
 		"`Retries = N` and `.MaxAttempts(N+1)` are two budgets for one thing, and they count differently: `Retries` counts the FURTHER windows after the first, `MaxAttempts` the windows in TOTAL. Keep one. Two fixes are offered, one per way out.",
 		wrap("  state A {\n    subscribe Go() {\n      Finished {\n        Within = TimeSpan.FromMinutes(5);\n        Retries = 2;\n        Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5)).MaxAttempts(3);\n        Unfinished { goto Done; }\n      }\n    }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() {\n      Finished {\n        Within = TimeSpan.FromMinutes(5);\n        Retries = 2;\n        Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5));\n        Unfinished { goto Done; }\n      }\n    }\n  }\n  terminal Done { }\n")},
-	{"WF302", Error, "a durable step's `retry:` policy has no `.MaxAttempts(…)`",
+	{"WF302", Error, Meaning, ScopeDecl, "a durable step's `retry:` policy has no `.MaxAttempts(…)`",
 		"Nothing else bounds a step's retries, so without `.MaxAttempts(n)` (attempts in total) it would retry for ever. A bare TimeSpan is a fixed policy and needs it too: `Backoff.Fixed(…).MaxAttempts(3)`.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF303", Error, "policy member given twice",
+	{"WF303", Error, Meaning, ScopeDecl, "policy member given twice",
 		"Each of `.MaxAttempts`, `.Cap` and `.Jitter` may appear once. The fix deletes the second.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(2)).MaxAttempts(3).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(2)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF304", Error, "argument of the wrong type, or unknown `Backoff.X` or member",
+	{"WF304", Error, Meaning, ScopeDecl, "argument of the wrong type, or unknown `Backoff.X` or member",
 		"`Backoff.Fixed|Linear|Exponential` take a TimeSpan; `.MaxAttempts` an int; `.Cap` a TimeSpan; `.Jitter` a decimal. A bare number is not a duration: write `TimeSpan.FromSeconds(5)`.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(5).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF305", Error, "negative duration",
+	{"WF305", Error, Meaning, ScopeDecl, "negative duration",
 		"An interval, a cap or a window cannot be negative.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(-TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF306", Warning, "zero interval: retries immediately",
+	{"WF306", Warning, Meaning, ScopeConsumer, "zero interval: retries immediately",
 		"A zero interval retries at once, with no backoff at all; that is rarely what a failing dependency needs.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF307", Error, "`MaxAttempts` < 1, or `Retries` < 0",
+	{"WF307", Error, Meaning, ScopeDecl, "`MaxAttempts` < 1, or `Retries` < 0",
 		"`MaxAttempts` counts attempts in total, the first included, so it is at least 1; `Retries` counts further windows, so it is at least 0.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(0)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF308", Warning, "a budget of one attempt: nothing is ever retried",
+	{"WF308", Warning, Meaning, ScopeConsumer, "a budget of one attempt: nothing is ever retried",
 		"`.MaxAttempts(1)` or `Retries = 0` allows the first try only, so the policy's waits are never used.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(1)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF309", Error, "`Jitter` outside [0, 1]",
+	{"WF309", Error, Meaning, ScopeDecl, "`Jitter` outside [0, 1]",
 		"Jitter spreads each wait uniformly by ± that fraction of itself, so it lies between 0 and 1: `0.2` is ±20%.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3).Jitter(20)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3).Jitter(0.2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF310", Warning, "a policy member that can never have an effect",
+	{"WF310", Warning, Policy, ScopeConsumer, "a policy member that can never have an effect",
 		"`.Jitter(0)` is the default; a `.Cap(…)` on a `Fixed` policy at or above interval·(1+jitter) is never reached, whatever the budget. (A cap that only the current budget does not reach is not flagged: it states intent.) The fix deletes the member.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(2)).MaxAttempts(3).Cap(TimeSpan.FromMinutes(1))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(2)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF311", Warning, "`Cap` below the least first wait",
+	{"WF311", Warning, Policy, ScopeConsumer, "`Cap` below the least first wait",
 		"When the cap is below interval·(1-jitter), every wait is exactly the cap: the shape and the jitter do nothing. Raise the cap, or say what happens: a fixed policy of the cap.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(30))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF312", Warning, "`Exponential` without `Cap` waits more than an hour in budget",
+	{"WF312", Warning, Policy, ScopeConsumer, "`Exponential` without `Cap` waits more than an hour in budget",
 		"Doubling is the growth people mean and the ceiling is the part they forget: `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16. The message names the first attempt past an hour. Add `.Cap(…)` or lower the attempts.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13).Cap(TimeSpan.FromMinutes(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF313", Warning, "the cap clips the jitter away",
+	{"WF313", Warning, Policy, ScopeConsumer, "the cap clips the jitter away",
 		"The cap applies after jitter. Once even the least jittered wait is above the cap, every run waits exactly the cap, and runs that failed together come back together: the retry herd that jitter was meant to break up re-forms. The message names the attempt from which it happens.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).Jitter(0.2).MaxAttempts(12)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).Jitter(0.2).MaxAttempts(8)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF314", Error, "a wait in budget exceeds TimeSpan's range",
+	{"WF314", Error, Policy, ScopeConsumer, "a wait in budget exceeds TimeSpan's range",
 		"A wait longer than 10675199d2h48m5.4775807s cannot be represented by the runtime. The message names the first attempt that would wait that long. This error replaces WF312 for the same policy.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(100)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(100).Cap(TimeSpan.FromHours(1))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF315", Warning, "`Backoff` on a milestone with one window",
+	{"WF315", Warning, Policy, ScopeConsumer, "`Backoff` on a milestone with one window",
 		"A milestone's policy delays the next window; with no `Retries` and no `.MaxAttempts(…)` there is only one window, so the policy never applies.",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Backoff = TimeSpan.FromMinutes(1); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Retries = 2; Backoff = TimeSpan.FromMinutes(1); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n")},
-	{"WF316", Warning, "`Jitter(1)`: a wait can shrink to zero",
+	{"WF316", Warning, Policy, ScopeConsumer, "`Jitter(1)`: a wait can shrink to zero",
 		"With full jitter a wait is drawn from [0, 2w): some runs retry immediately, against a dependency that has just failed.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(4).Jitter(1)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(4).Jitter(0.5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF317", Warning, "a `// wfc:ignore CODE` that silences nothing, or a code in lower case",
+	{"WF317", Warning, Finish, ScopeDecl, "a `// wfc:ignore CODE` that silences nothing, or a code in lower case",
 		"`// wfc:ignore WF312 reason` on the line before a warning (or at the end of its line) silences that code there. Each code of an ignore that silences nothing — the warning is gone, the code is wrong, or it names an error, which cannot be ignored — is reported, so stale ignores do not pile up: the fix removes that code, or the whole comment when no code is left. An ignore whose warning an error may hide (a duplicate `.MaxAttempts` hides WF312, an unknown `goto` hides WF201) is not stale: the warning returns once the error is fixed. A code in lower case still silences; the fix writes it in upper case.",
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  // wfc:ignore WF201 kept for the migration\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  terminal Done { }\n  // wfc:ignore WF201 kept for the migration\n  terminal Old { }\n")},
 	// WF4xx: reported by `wfc export temporal` (docs/temporal.md), not by
 	// `wfc check`: what Temporal's RetryPolicy cannot express.
-	{"WF401", Warning, "Temporal has no linear backoff",
+	{"WF401", Warning, Export, ScopeDecl, "Temporal has no linear backoff",
 		"Temporal's RetryPolicy grows a wait by a coefficient (1 = fixed, 2 = doubling); nothing adds the interval each retry. The export writes a fixed interval and marks the step `nextRetryDelay`: the activity must fail with an error whose NextRetryDelay is attempt × interval (capped), which `NextRetryDelay` in integration/temporal computes; without it every retry waits the first interval. Or use `Exponential`, which maps exactly. The range is the name `Linear`.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Linear(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF402", Warning, "Temporal has no jitter",
+	{"WF402", Warning, Export, ScopeDecl, "Temporal has no jitter",
 		"Temporal's RetryPolicy waits exactly the computed interval, so `.Jitter(…)` cannot be exported: the policy is written without it, every run waits the nominal wait of the schedule table, and runs that failed together retry together. The milestone window helper runs the nominal waits too. The range is the `.Jitter(…)` member.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5).Jitter(0.2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF403", Warning, "a zero retry wait: Temporal reads 0 as its 1 s default",
+	{"WF403", Warning, Export, ScopeDecl, "a zero retry wait: Temporal reads 0 as its 1 s default",
 		"An interval (or cap) of zero means \"unset\" to Temporal, which then waits its default of one second before every retry. The export writes 1ns instead, the least wait Temporal honours. Give the policy a real interval. The range is the zero interval, or the zero `.Cap(…)`.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF404", Warning, "a wait or window longer than Go's time.Duration",
+	{"WF404", Warning, Export, ScopeDecl, "a wait or window longer than Go's time.Duration",
 		"Temporal's Go SDK holds intervals and timers as time.Duration, at most 2562047h47m16.854775807s (about 292 years); wfc's TimeSpan goes further. A wait in budget (or a milestone window) beyond it is exported as the longest Duration, so the engine would retry earlier than the table says. Add `.Cap(…)` or shorten it. The range is the policy, or the milestone kind for a window.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(200000)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(20000)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF405", Warning, "a retry wait Temporal's float64 arithmetic does not keep exact",
+	{"WF405", Warning, Export, ScopeDecl, "a retry wait Temporal's float64 arithmetic does not keep exact",
 		"Temporal's Go SDK computes each retry wait as initialInterval × coefficient^(attempt-1) in float64 nanoseconds (measured in its test environment). Past about 104 days a float64 no longer holds every nanosecond, so an interval like 500 days and 100 ns comes out a few nanoseconds short, and every attempt starts earlier than the table says. The message names the first such attempt; the range is the interval. Round the interval to whole seconds.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(500)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},

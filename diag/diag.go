@@ -80,7 +80,7 @@ type Fix struct {
 type Diagnostic struct {
 	File     string
 	Severity Severity
-	Code     string
+	Code     ID
 	Message  string
 	Range    Range
 	Related  []Related
@@ -93,15 +93,9 @@ type List struct {
 	Items []Diagnostic
 }
 
-// Errorf appends an error diagnostic.
-func (l *List) Errorf(file string, r Range, code, msg string) *Diagnostic {
-	l.Items = append(l.Items, Diagnostic{File: file, Severity: Error, Code: code, Message: msg, Range: r})
-	return &l.Items[len(l.Items)-1]
-}
-
-// Warnf appends a warning diagnostic.
-func (l *List) Warnf(file string, r Range, code, msg string) *Diagnostic {
-	l.Items = append(l.Items, Diagnostic{File: file, Severity: Warning, Code: code, Message: msg, Range: r})
+// Add appends a diagnostic of code id with the catalogue's severity (New).
+func (l *List) Add(file string, r Range, id ID, msg string) *Diagnostic {
+	l.Items = append(l.Items, New(file, r, id, msg))
 	return &l.Items[len(l.Items)-1]
 }
 

@@ -24,7 +24,7 @@ func TestSortAndDedupe(t *testing.T) {
 	got := Sort(ds, []string{"b.wf", "a.wf"})
 	var keys []string
 	for _, d := range got {
-		keys = append(keys, d.File+" "+d.Code)
+		keys = append(keys, d.File+" "+string(d.Code))
 	}
 	want := []string{"b.wf WF101", "a.wf WF001", "a.wf WF103", "a.wf WF201", "c.wf WF001"}
 	if diff := cmp.Diff(want, keys); diff != "" {

@@ -19,7 +19,7 @@ func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 	for _, d := range ds {
 		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n",
 			level(d.Severity), escapeProperty(d.File), d.Range.Start.Line, d.Range.Start.Column,
-			d.Range.End.Line, d.Range.End.Column, escapeProperty(d.Code), escapeData(d.Message))
+			d.Range.End.Line, d.Range.End.Column, escapeProperty(string(d.Code)), escapeData(d.Message))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

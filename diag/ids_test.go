@@ -40,7 +40,7 @@ func TestIDsMatchCatalogue(t *testing.T) {
 	})
 	var codes []string
 	for _, c := range Codes {
-		codes = append(codes, c.Code)
+		codes = append(codes, string(c.Code))
 	}
 	if !slices.Equal(ids, codes) {
 		t.Errorf("ID constants %v\n  differ from the catalogue %v", ids, codes)

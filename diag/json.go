@@ -54,7 +54,7 @@ func WriteJSONNotes(w io.Writer, ds []Diagnostic, files int, notes []Notificatio
 	doc := jsonDoc{Version: JSONVersion, Diagnostics: make([]jsonDiag, 0, len(ds)), Notifications: notes}
 	for _, d := range ds {
 		jd := jsonDiag{
-			File: d.File, Severity: d.Severity.String(), Code: d.Code, Message: d.Message,
+			File: d.File, Severity: d.Severity.String(), Code: string(d.Code), Message: d.Message,
 			Range: d.Range, Related: d.Related, Fixes: d.Fixes,
 		}
 		if jd.Related == nil {

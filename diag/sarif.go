@@ -161,11 +161,11 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) err
 	run := sarifRun{ColumnKind: "unicodeCodePoints", Results: []sarifResult{},
 		Invocations: []sarifInvocation{invocation(opt.Notifications, uri)}}
 	run.Tool.Driver = sarifDriver{Name: "wfc", Version: opt.Version, InformationURI: "https://github.com/wfc-lang/wfc"}
-	index := map[string]int{}
+	index := map[ID]int{}
 	for i, c := range Codes {
 		index[c.Code] = i
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID: c.Code, Name: ruleName(c.Title),
+			ID: string(c.Code), Name: ruleName(c.Title),
 			ShortDescription:     sarifText{c.Title},
 			FullDescription:      sarifText{c.Explain},
 			Help:                 sarifText{c.Help()},
@@ -176,7 +176,7 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) err
 	fp := fingerprinter{src: src, lines: map[lineKey]string{}, starts: map[string][]int{}}
 	for _, d := range ds {
 		res := sarifResult{
-			RuleID: d.Code, RuleIndex: index[d.Code], Level: level(d.Severity),
+			RuleID: string(d.Code), RuleIndex: index[d.Code], Level: level(d.Severity),
 			Message: sarifText{d.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{uri(d.File)}, Region: region(d.Range)}}},

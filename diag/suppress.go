@@ -13,7 +13,7 @@ import (
 type Ignore struct {
 	File     string
 	Range    Range // the comment
-	Codes    []string
+	Codes    []ID
 	Trailing bool
 	Cut      Range // what removing the comment deletes: its line, or the comment and the space before it
 }
@@ -40,13 +40,13 @@ type SuppressOptions struct {
 	// declaration); ok false means the whole file. An ignore whose warning
 	// an error may hide is not stale: the warning cannot be evaluated, and
 	// it returns when the error is fixed.
-	Scope func(ig Ignore, code string) (r Range, ok bool)
+	Scope func(ig Ignore, code ID) (r Range, ok bool)
 }
 
 // ignoreCode is one code written in an ignore comment.
 type ignoreCode struct {
 	text  string // as written: `wf312`
-	code  string // upper case: `WF312`
+	code  ID     // upper case: `WF312`
 	r     Range  // where it is written
 	cut   Range  // what removing it deletes: the code and one separator run
 	known bool   // r and cut are known (the comment's text was available)
@@ -63,7 +63,7 @@ func Suppress(ds []Diagnostic, ignores []Ignore, opt SuppressOptions) []Diagnost
 	type key struct {
 		file string
 		line int32
-		code string
+		code ID
 	}
 	codes := make([][]ignoreCode, len(ignores))
 	used := make([][]bool, len(ignores))
@@ -78,7 +78,7 @@ func Suppress(ds []Diagnostic, ignores []Ignore, opt SuppressOptions) []Diagnost
 	}
 	out := ds[:0:0]
 	for _, d := range ds {
-		if d.Severity == Warning && d.Code != string(WF317) {
+		if d.Severity == Warning && d.Code != WF317 {
 			if idx, ok := at[key{d.File, d.Range.Start.Line, d.Code}]; ok {
 				for _, ij := range idx {
 					used[ij[0]][ij[1]] = true
@@ -90,7 +90,7 @@ func Suppress(ds []Diagnostic, ignores []Ignore, opt SuppressOptions) []Diagnost
 	}
 	hidden := errorLines(ds)
 	for i, ig := range ignores {
-		out = append(out, staleIgnores(ig, codes[i], used[i], func(code string) bool {
+		out = append(out, staleIgnores(ig, codes[i], used[i], func(code ID) bool {
 			return hidden.within(ig, code, opt.Scope)
 		})...)
 	}
@@ -107,7 +107,7 @@ func Suppress(ds []Diagnostic, ignores []Ignore, opt SuppressOptions) []Diagnost
 //
 // A code silences nothing when it names an error or no code at all, or when
 // its line has no such warning and no error can hide one (hidden).
-func staleIgnores(ig Ignore, codes []ignoreCode, used []bool, hidden func(code string) bool) []Diagnostic {
+func staleIgnores(ig Ignore, codes []ignoreCode, used []bool, hidden func(code ID) bool) []Diagnostic {
 	if len(codes) == 0 {
 		return []Diagnostic{staleComment(ig, "this `wfc:ignore` names no code: write `// wfc:ignore WF312 reason`")}
 	}
@@ -118,10 +118,10 @@ func staleIgnores(ig Ignore, codes []ignoreCode, used []bool, hidden func(code s
 		cat, known := Lookup(c.code)
 		switch {
 		case used[j]:
-			if c.text != c.code && c.known {
+			if c.text != string(c.code) && c.known {
 				d := New(ig.File, c.r, WF317, fmt.Sprintf("write `%s` in upper case, as codes are written everywhere else", c.code))
 				d.Fixes = []Fix{{Title: fmt.Sprintf("write `%s`", c.code), MachineApplicable: true,
-					Edits: []Edit{{File: ig.File, Range: c.r, NewText: c.code}}}}
+					Edits: []Edit{{File: ig.File, Range: c.r, NewText: string(c.code)}}}}
 				out = append(out, d)
 			}
 		case !known:
@@ -173,7 +173,7 @@ func (ig Ignore) codes(srcs Sources) []ignoreCode {
 	if !ok || int(ig.Range.End.Offset) > len(src) {
 		var out []ignoreCode
 		for _, c := range ig.Codes {
-			out = append(out, ignoreCode{text: c, code: c})
+			out = append(out, ignoreCode{text: string(c), code: c})
 		}
 		return out
 	}
@@ -211,7 +211,7 @@ func (ig Ignore) codes(srcs Sources) []ignoreCode {
 		if !isCode(t) {
 			break
 		}
-		c := ignoreCode{text: t, code: strings.ToUpper(t), r: Range{Start: pos(w.start), End: pos(w.end)}, known: true}
+		c := ignoreCode{text: t, code: ID(strings.ToUpper(t)), r: Range{Start: pos(w.start), End: pos(w.end)}, known: true}
 		// Removing the code takes the separator after it, or before it
 		// when it is the last word.
 		switch {
@@ -249,7 +249,7 @@ func errorLines(ds []Diagnostic) errorLinesByFile {
 
 // within reports whether an error lies in the scope where it can hide the
 // warning code that ig silences.
-func (m errorLinesByFile) within(ig Ignore, code string, scope func(Ignore, string) (Range, bool)) bool {
+func (m errorLinesByFile) within(ig Ignore, code ID, scope func(Ignore, ID) (Range, bool)) bool {
 	ls := m[ig.File]
 	if len(ls) == 0 {
 		return false
@@ -270,8 +270,8 @@ func (m errorLinesByFile) within(ig Ignore, code string, scope func(Ignore, stri
 // a warning to an error. An error code can be neither disabled nor demoted:
 // errors mean the program is wrong, whatever the settings.
 type Settings struct {
-	Disable map[string]bool
-	Error   map[string]bool
+	Disable map[ID]bool
+	Error   map[ID]bool
 }
 
 // Apply returns ds with s applied, in the same order. It reuses ds's array.

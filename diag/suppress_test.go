@@ -15,7 +15,7 @@ func ignoreAt(src string) (Ignore, Sources) {
 }
 
 func TestSuppressPerCode(t *testing.T) {
-	warn := func(code string) Diagnostic {
+	warn := func(code ID) Diagnostic {
 		return Diagnostic{File: "f", Severity: Warning, Code: code, Range: Range{Start: Pos{Line: 2, Column: 1}}}
 	}
 	for _, tt := range []struct {
@@ -39,7 +39,7 @@ func TestSuppressPerCode(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ig, srcs := ignoreAt(tt.comment)
-			opt := SuppressOptions{Sources: srcs, Scope: func(Ignore, string) (Range, bool) {
+			opt := SuppressOptions{Sources: srcs, Scope: func(Ignore, ID) (Range, bool) {
 				return Range{Start: Pos{Line: 1}, End: Pos{Line: 3}}, true
 			}}
 			ds := tt.ds
@@ -69,7 +69,7 @@ func TestSuppressPerCode(t *testing.T) {
 
 func TestSettingsApply(t *testing.T) {
 	ds := []Diagnostic{{Code: "WF312", Severity: Warning}, {Code: "WF306", Severity: Warning}, {Code: "WF101", Severity: Error}}
-	s := Settings{Disable: map[string]bool{"WF306": true, "WF101": true}, Error: map[string]bool{"WF312": true}}
+	s := Settings{Disable: map[ID]bool{"WF306": true, "WF101": true}, Error: map[ID]bool{"WF312": true}}
 	got := s.Apply(ds)
 	want := []Diagnostic{{Code: "WF312", Severity: Error}, {Code: "WF101", Severity: Error}}
 	if diff := cmp.Diff(want, got); diff != "" {

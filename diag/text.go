@@ -83,7 +83,7 @@ func (r *textRenderer) diagnostic(b *strings.Builder, d *Diagnostic) {
 	// file name starts the line, so it must not read as a workflow command.
 	fmt.Fprintf(b, "%s: %s%s\n",
 		r.paint(ansiBold, fmt.Sprintf("%s:%d:%d", EscapeLineStart(d.File), d.Range.Start.Line, d.Range.Start.Column)),
-		r.paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, Escape(d.Code))),
+		r.paint(sevColor, fmt.Sprintf("%s[%s]", d.Severity, Escape(string(d.Code)))),
 		r.paint(ansiBold, ": "+Escape(d.Message)))
 	gutter := len(fmt.Sprint(d.Range.End.Line))
 	for _, rel := range d.Related {

@@ -42,7 +42,7 @@ func (l *lx) foreignComment() {
 		l.commentRune()
 	}
 	r := diag.Range{Start: start, End: markerEnd}
-	d := l.report("WF003", r, "`"+marker+"` does not start a comment: comments are `//` (to the end of the line) or `/* … */`")
+	d := l.report(diag.WF003, r, "`"+marker+"` does not start a comment: comments are `//` (to the end of the line) or `/* … */`")
 	if d != nil {
 		d.Fixes = []diag.Fix{{Title: "write `//` for `" + marker + "`", MachineApplicable: true,
 			Edits: []diag.Edit{{File: l.file, Range: r, NewText: "//"}}}}
@@ -71,7 +71,7 @@ func (l *lx) singleQuoted() {
 		l.advanceRune()
 	}
 	r := diag.Range{Start: start, End: l.pos()}
-	d := l.report("WF003", r, "strings are written with `\"`, not `'`")
+	d := l.report(diag.WF003, r, "strings are written with `\"`, not `'`")
 	if d != nil {
 		d.Fixes = []diag.Fix{{Title: "write the string with `\"`", MachineApplicable: true,
 			Edits: []diag.Edit{{File: l.file, Range: r, NewText: `"` + requote(body) + `"`}}}}
@@ -148,7 +148,7 @@ func (l *lx) foreignIdent(start diag.Pos) bool {
 		l.foreignNames = map[string]bool{}
 	}
 	l.foreignNames[name] = true
-	l.report("WF003", diag.Range{Start: start, End: l.pos()},
+	l.report(diag.WF003, diag.Range{Start: start, End: l.pos()},
 		"identifier `"+shortName(name)+"` contains `"+string(first)+"`: identifiers are ASCII letters, digits and `_`")
 	return true
 }

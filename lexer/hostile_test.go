@@ -1,6 +1,8 @@
 package lexer
 
 import (
+	"github.com/wfc-lang/wfc/diag"
+
 	"fmt"
 	"strings"
 	"testing"
@@ -128,7 +130,7 @@ func TestDecimalDigits(t *testing.T) {
 
 // hostile are inputs that repeat one lexical error n times.
 var hostile = []struct {
-	code   string
+	code   diag.ID
 	repeat string
 }{
 	{"WF002", "\"x\n"},

@@ -88,11 +88,8 @@ func Lex(file string, src string) Result {
 		// One clear diagnostic instead of millions: a binary file has no tokens.
 		l.i = at
 		p := l.posAt(at)
-		l.diags = append(l.diags, diag.Diagnostic{
-			File: file, Severity: diag.Error, Code: "WF003",
-			Message: "this is a binary file, not UTF-8 text: wfc checks workflow source (.wf) only",
-			Range:   diag.Range{Start: p, End: diag.MakePos(int(p.Line), int(p.Column)+1, at+1)},
-		})
+		l.diags = append(l.diags, diag.New(file, diag.Range{Start: p, End: diag.MakePos(int(p.Line), int(p.Column)+1, at+1)},
+			diag.WF003, "this is a binary file, not UTF-8 text: wfc checks workflow source (.wf) only"))
 		end := l.posAt(len(src))
 		l.toks = []Token{{Off: uint32(len(src)), End: uint32(len(src)), Line: uint32(end.Line), Col: uint32(end.Column), Kind: EOF}}
 		return Result{Tokens: l.toks, Diags: l.diags}
@@ -119,7 +116,7 @@ const MaxPerCode = 200
 const MaxFractionDigits = 28
 
 // lexCodes are the codes the lexer reports, in the order of their summaries.
-var lexCodes = [...]string{"WF002", "WF003", "WF004", "WF005"}
+var lexCodes = [...]diag.ID{diag.WF002, diag.WF003, diag.WF004, diag.WF005}
 
 // unreportedWhat says what a summary counts, per code of lexCodes.
 var unreportedWhat = [...]string{
@@ -196,14 +193,14 @@ type lx struct {
 
 func (l *lx) pos() diag.Pos { return diag.MakePos(l.line, l.col, l.i) }
 
-func (l *lx) errAt(start diag.Pos, code, msg string) {
+func (l *lx) errAt(start diag.Pos, code diag.ID, msg string) {
 	l.report(code, diag.Range{Start: start, End: l.pos()}, msg)
 }
 
 // report adds a diagnostic of a code of lexCodes, up to MaxPerCode of them;
 // past that it only counts, for summarize.
 // It returns the diagnostic added (to attach fixes), or nil.
-func (l *lx) report(code string, r diag.Range, msg string) *diag.Diagnostic {
+func (l *lx) report(code diag.ID, r diag.Range, msg string) *diag.Diagnostic {
 	k := codeIndex(code)
 	l.reported[k]++
 	if l.reported[k] > MaxPerCode {
@@ -212,17 +209,17 @@ func (l *lx) report(code string, r diag.Range, msg string) *diag.Diagnostic {
 		}
 		return nil
 	}
-	l.diags = append(l.diags, diag.Diagnostic{File: l.file, Severity: diag.Error, Code: code, Message: msg, Range: r})
+	l.diags = append(l.diags, diag.New(l.file, r, code, msg))
 	return &l.diags[len(l.diags)-1]
 }
 
-func codeIndex(code string) int {
+func codeIndex(code diag.ID) int {
 	for i, c := range lexCodes {
 		if c == code {
 			return i
 		}
 	}
-	panic("lexer: not a lexical code: " + code)
+	panic("lexer: not a lexical code: " + string(code))
 }
 
 // summarize adds, per code, one diagnostic that counts those not reported.
@@ -231,11 +228,8 @@ func (l *lx) summarize() {
 		if n <= MaxPerCode {
 			continue
 		}
-		l.diags = append(l.diags, diag.Diagnostic{
-			File: l.file, Severity: diag.Error, Code: lexCodes[k],
-			Message: fmt.Sprintf("%d more %s follow and are not reported one by one", n-MaxPerCode, unreportedWhat[k]),
-			Range:   l.firstUnreported[k],
-		})
+		l.diags = append(l.diags, diag.New(l.file, l.firstUnreported[k], lexCodes[k],
+			fmt.Sprintf("%d more %s follow and are not reported one by one", n-MaxPerCode, unreportedWhat[k])))
 	}
 }
 
@@ -287,7 +281,7 @@ func (l *lx) comment(start diag.Pos) {
 		if len(f) != 5 || !strings.HasPrefix(f, "WF") || strings.Trim(f[2:], "0123456789") != "" {
 			break // the reason starts here
 		}
-		ig.Codes = append(ig.Codes, f)
+		ig.Codes = append(ig.Codes, diag.ID(f))
 	}
 	l.ignores = append(l.ignores, ig)
 }
@@ -387,7 +381,7 @@ func (l *lx) run() {
 				end := start
 				end.Offset += 2
 				end.Column += 2
-				l.report("WF002", diag.Range{Start: start, End: end},
+				l.report(diag.WF002, diag.Range{Start: start, End: end},
 					"unterminated block comment: add `*/` to close the `/*` opened here (block comments do not nest)")
 			}
 		default:
@@ -447,9 +441,9 @@ func (l *lx) commentRune() {
 	st := l.pos()
 	l.advanceRune()
 	if c == 0 {
-		l.errAt(st, "WF003", "unexpected NUL byte inside a comment")
+		l.errAt(st, diag.WF003, "unexpected NUL byte inside a comment")
 	} else {
-		l.errAt(st, "WF003", fmt.Sprintf("invalid UTF-8 byte 0x%02X inside a comment", c))
+		l.errAt(st, diag.WF003, fmt.Sprintf("invalid UTF-8 byte 0x%02X inside a comment", c))
 	}
 }
 
@@ -488,7 +482,7 @@ func (l *lx) badChar() {
 	if l.i-int(start.Offset) > size {
 		msg = "unexpected " + what + " and what follows it: these bytes cannot start a token"
 	}
-	l.errAt(start, "WF003", msg)
+	l.errAt(start, diag.WF003, msg)
 }
 
 // maxDecimal is the magnitude limit of a .NET decimal (2^96-1).
@@ -538,7 +532,7 @@ func (l *lx) number() {
 		bad = checkDecimal(text)
 	}
 	if bad != "" {
-		l.errAt(start, "WF004", bad)
+		l.errAt(start, diag.WF004, bad)
 	}
 	l.emit(start, k, bad != "")
 }
@@ -585,7 +579,7 @@ func (l *lx) str() {
 			end := start
 			end.Offset++
 			end.Column++
-			l.report("WF002", diag.Range{Start: start, End: end},
+			l.report(diag.WF002, diag.Range{Start: start, End: end},
 				"unterminated string: add a closing `\"` before the end of the line")
 			// Strings do not span lines: the line break (CR, LF or CR LF)
 			// is not part of it.
@@ -615,25 +609,25 @@ func (l *lx) str() {
 					n++
 				}
 				if n < 4 {
-					l.errAt(escStart, "WF005", "bad escape `"+src[escStart.Offset:l.i]+"`: `\\u` takes exactly four hex digits, as in `\\u00e9`")
+					l.errAt(escStart, diag.WF005, "bad escape `"+src[escStart.Offset:l.i]+"`: `\\u` takes exactly four hex digits, as in `\\u00e9`")
 					bad = true
 				}
 			default:
 				l.advanceRune()
-				l.errAt(escStart, "WF005", "bad escape `"+strings.ToValidUTF8(src[escStart.Offset:l.i], "\uFFFD")+"`: the escapes are `\\\"` `\\\\` `\\n` `\\r` `\\t` `\\0` `\\uXXXX`; for a backslash write `\\\\`")
+				l.errAt(escStart, diag.WF005, "bad escape `"+strings.ToValidUTF8(src[escStart.Offset:l.i], "\uFFFD")+"`: the escapes are `\\\"` `\\\\` `\\n` `\\r` `\\t` `\\0` `\\uXXXX`; for a backslash write `\\\\`")
 				bad = true
 			}
 		case c == 0:
 			st := l.pos()
 			l.advanceASCII(1)
-			l.errAt(st, "WF003", "unexpected NUL byte inside a string: write `\\0`")
+			l.errAt(st, diag.WF003, "unexpected NUL byte inside a string: write `\\0`")
 			bad = true
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(src[l.i:])
 			if r == utf8.RuneError && size == 1 {
 				st := l.pos()
 				l.advanceRune()
-				l.errAt(st, "WF003", fmt.Sprintf("invalid UTF-8 byte 0x%02X inside a string", c))
+				l.errAt(st, diag.WF003, fmt.Sprintf("invalid UTF-8 byte 0x%02X inside a string", c))
 				bad = true
 				continue
 			}

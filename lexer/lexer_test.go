@@ -1,6 +1,8 @@
 package lexer
 
 import (
+	"github.com/wfc-lang/wfc/diag"
+
 	"fmt"
 	"strings"
 	"testing"
@@ -58,7 +60,7 @@ func TestLexicalErrors(t *testing.T) {
 	tests := []struct {
 		name       string
 		src        string
-		code       string
+		code       diag.ID
 		start, end int // byte offsets of the diagnostic's range
 		msg        string
 		tokens     []string // what is still lexed

@@ -226,7 +226,7 @@ func (cp *chunkParser) soft(es []softError) {
 			continue
 		}
 		if cp.reportable(e.Range) {
-			d := cp.diags.Errorf(cp.file.Name, e.Range, "WF001", msg)
+			d := cp.diags.Add(cp.file.Name, e.Range, diag.WF001, msg)
 			d.Fixes = []diag.Fix{{Title: "write `" + e.Fix + "`", MachineApplicable: true,
 				Edits: []diag.Edit{{File: cp.file.Name, Range: e.Range, NewText: e.Fix}}}}
 		}

@@ -14,7 +14,7 @@ import (
 func codes(ds []diag.Diagnostic) []string {
 	var out []string
 	for _, d := range ds {
-		out = append(out, d.Code)
+		out = append(out, string(d.Code))
 	}
 	return out
 }

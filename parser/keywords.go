@@ -162,7 +162,7 @@ func (fp *fileParser) guessKeyword(i int, ctx context) {
 	if caseOnly {
 		msg = "unknown keyword `" + word + "`: keywords are lower case; did you mean `" + best + "`?"
 	}
-	d := fp.diags.Errorf(fp.file.Name, r, "WF001", msg)
+	d := fp.diags.Add(fp.file.Name, r, diag.WF001, msg)
 	d.Fixes = []diag.Fix{{Title: "replace `" + word + "` with `" + best + "`", MachineApplicable: caseOnly,
 		Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: best}}}}
 }

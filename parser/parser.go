@@ -165,7 +165,7 @@ const MaxSyntaxErrors = 1000
 func capSyntaxErrors(f *ast.File, ds []diag.Diagnostic) []diag.Diagnostic {
 	n := 0
 	for _, d := range ds {
-		if d.Code == "WF001" {
+		if d.Code == diag.WF001 {
 			n++
 		}
 	}
@@ -179,13 +179,13 @@ func capSyntaxErrors(f *ast.File, ds []diag.Diagnostic) []diag.Diagnostic {
 	var next *diag.Diagnostic
 	for i := range ds {
 		d := ds[i]
-		if d.Code == "WF001" {
+		if d.Code == diag.WF001 {
 			kept++
 			if kept > MaxSyntaxErrors {
 				if next == nil {
 					next = &ds[i]
-					out = append(out, diag.Diagnostic{File: f.Name, Severity: diag.Error, Code: "WF001", Range: d.Range,
-						Message: fmt.Sprintf("too many syntax errors: %d more in this file are not reported, and its meaning is not checked; is it workflow source?", n-MaxSyntaxErrors)})
+					out = append(out, diag.New(f.Name, d.Range, diag.WF001,
+						fmt.Sprintf("too many syntax errors: %d more in this file are not reported, and its meaning is not checked; is it workflow source?", n-MaxSyntaxErrors)))
 				}
 				continue
 			}

@@ -19,7 +19,7 @@ import (
 // syntax reports a WF001, unless reportable says it is a consequence.
 func (cp *chunkParser) syntax(r diag.Range, msg string) {
 	if cp.reportable(r) {
-		cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
+		cp.diags.Add(cp.file.Name, r, diag.WF001, msg)
 	}
 }
 
@@ -110,7 +110,7 @@ func (cp *chunkParser) missingComma(i int, msg string) {
 		return
 	}
 	at := cp.endOf(i - 1)
-	d := cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
+	d := cp.diags.Add(cp.file.Name, r, diag.WF001, msg)
 	d.Fixes = []diag.Fix{{Title: "insert `,`", MachineApplicable: true,
 		Edits: []diag.Edit{{File: cp.file.Name, Range: diag.Range{Start: at, End: at}, NewText: ","}}}}
 }
@@ -162,7 +162,7 @@ func (cp *chunkParser) missingSemicolon(i int, msg string) {
 	}
 	sure := cp.toks[i].Kind == lexer.EOF || cp.toks[i].Line > cp.toks[i-1].Line ||
 		cp.isPunct(i, "}") || cp.kind(i) == lexer.Keyword
-	d := cp.diags.Errorf(cp.file.Name, r, "WF001", msg+", found "+cp.describe(i))
+	d := cp.diags.Add(cp.file.Name, r, diag.WF001, msg+", found "+cp.describe(i))
 	d.Fixes = []diag.Fix{{Title: "insert `;`", MachineApplicable: sure,
 		Edits: []diag.Edit{{File: cp.file.Name, Range: r, NewText: ";"}}}}
 }
@@ -222,7 +222,7 @@ func (cp *chunkParser) unclosed(open openBracket, msg string, r diag.Range, owne
 	if !cp.reportable(r) {
 		return
 	}
-	d := cp.diags.Errorf(cp.file.Name, r, "WF001", msg)
+	d := cp.diags.Add(cp.file.Name, r, diag.WF001, msg)
 	label := "this `" + string(open.c) + "` is never closed"
 	if open.c == '{' {
 		label = "this `{` of " + owner + " is never closed"

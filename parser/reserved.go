@@ -80,12 +80,12 @@ func (fp *fileParser) reportReserved(i int, word, role string, capital bool) {
 	r := fp.tokRange(i)
 	if !capital {
 		fp.names[i] = word
-		fp.diags.Errorf(fp.file.Name, r, "WF001", "`"+word+"` is a reserved word and cannot be "+role+": choose another name")
+		fp.diags.Add(fp.file.Name, r, diag.WF001, "`"+word+"` is a reserved word and cannot be "+role+": choose another name")
 		return
 	}
 	cap := strings.ToUpper(word[:1]) + word[1:]
 	fp.names[i] = cap
-	d := fp.diags.Errorf(fp.file.Name, r, "WF001", "`"+word+"` is a reserved word and cannot be "+role+"; did you mean `"+cap+"`?")
+	d := fp.diags.Add(fp.file.Name, r, diag.WF001, "`"+word+"` is a reserved word and cannot be "+role+"; did you mean `"+cap+"`?")
 	d.Fixes = []diag.Fix{{Title: "replace `" + word + "` with `" + cap + "`",
 		Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: cap}}}}
 }

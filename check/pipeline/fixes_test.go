@@ -42,7 +42,7 @@ func casePrograms(t *testing.T) map[string][]parser.Source {
 		}
 	}
 	for _, c := range diag.Codes {
-		out["explain/"+c.Code] = []parser.Source{{Name: "wrong.wf", Src: c.Wrong}}
+		out["explain/"+string(c.Code)] = []parser.Source{{Name: "wrong.wf", Src: c.Wrong}}
 	}
 	return out
 }
@@ -104,7 +104,7 @@ func applyFix(t *testing.T, files []parser.Source, fix diag.Fix) []parser.Source
 	return out
 }
 
-func count(ds []diag.Diagnostic, file, code string) int {
+func count(ds []diag.Diagnostic, file string, code diag.ID) int {
 	n := 0
 	for _, d := range ds {
 		if d.File == file && d.Code == code {
@@ -114,8 +114,8 @@ func count(ds []diag.Diagnostic, file, code string) int {
 	return n
 }
 
-func errorCounts(ds []diag.Diagnostic) map[string]int {
-	m := map[string]int{}
+func errorCounts(ds []diag.Diagnostic) map[diag.ID]int {
+	m := map[diag.ID]int{}
 	for _, d := range ds {
 		if d.Severity == diag.Error {
 			m[d.Code]++
@@ -124,7 +124,7 @@ func errorCounts(ds []diag.Diagnostic) map[string]int {
 	return m
 }
 
-func describe(ds []diag.Diagnostic, code string) string {
+func describe(ds []diag.Diagnostic, code diag.ID) string {
 	var b strings.Builder
 	for _, d := range ds {
 		if d.Code == code {

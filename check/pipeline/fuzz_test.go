@@ -24,7 +24,7 @@ func FuzzRun(f *testing.F) {
 		k := int(cut) % (len(src) + 1)
 		files := []parser.Source{{Name: "a.wf", Src: src[:k]}, {Name: "b.wf", Src: src[k:]}}
 		opt := pipeline.Options{Workers: 1, Settings: func(file string) diag.Settings {
-			return diag.Settings{Error: map[string]bool{"WF312": file == "a.wf"}, Disable: map[string]bool{"WF306": true}}
+			return diag.Settings{Error: map[diag.ID]bool{"WF312": file == "a.wf"}, Disable: map[diag.ID]bool{"WF306": true}}
 		}}
 		r1 := pipeline.Run(context.Background(), files, opt)
 		r2 := pipeline.Run(context.Background(), files, opt)

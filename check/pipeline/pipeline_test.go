@@ -78,15 +78,15 @@ func TestSettings(t *testing.T) {
 		{"none", nil, []string{"a.wf:1:15 error WF101", "a.wf:8:33 warning WF312", "b.wf:7:33 warning WF312"}},
 		{"disable in one file", func(f string) diag.Settings {
 			if f == "a.wf" {
-				return diag.Settings{Disable: map[string]bool{"WF312": true}}
+				return diag.Settings{Disable: map[diag.ID]bool{"WF312": true}}
 			}
 			return diag.Settings{}
 		}, []string{"a.wf:1:15 error WF101", "b.wf:7:33 warning WF312"}},
 		{"promote", func(string) diag.Settings {
-			return diag.Settings{Error: map[string]bool{"WF312": true}}
+			return diag.Settings{Error: map[diag.ID]bool{"WF312": true}}
 		}, []string{"a.wf:1:15 error WF101", "a.wf:8:33 error WF312", "b.wf:7:33 error WF312"}},
 		{"an error cannot be disabled", func(string) diag.Settings {
-			return diag.Settings{Disable: map[string]bool{"WF101": true, "WF312": true}}
+			return diag.Settings{Disable: map[diag.ID]bool{"WF101": true, "WF312": true}}
 		}, []string{"a.wf:1:15 error WF101"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,7 +107,7 @@ func TestSettingsAfterSuppression(t *testing.T) {
 	i := len("workflow W {\n  Initial = A;\n  event Go();\n  state A {\n    subscribe Go();\n    on Go {\n")
 	src = lines[:i] + src + lines[i:]
 	r := run(t, pipeline.Options{Settings: func(string) diag.Settings {
-		return diag.Settings{Error: map[string]bool{"WF312": true, "WF317": true}}
+		return diag.Settings{Error: map[diag.ID]bool{"WF312": true, "WF317": true}}
 	}}, parser.Source{Name: "a.wf", Src: src})
 	if len(r.Diagnostics) != 0 {
 		t.Errorf("want nothing, got %v", summary(r.Diagnostics))
@@ -128,8 +128,8 @@ func TestCancelled(t *testing.T) {
 func programs(t *testing.T) [][]parser.Source {
 	var out [][]parser.Source
 	for _, c := range diag.Codes {
-		out = append(out, []parser.Source{{Name: c.Code + "-wrong.wf", Src: c.Wrong}})
-		out = append(out, []parser.Source{{Name: c.Code + "-right.wf", Src: c.Right}})
+		out = append(out, []parser.Source{{Name: string(c.Code) + "-wrong.wf", Src: c.Wrong}})
+		out = append(out, []parser.Source{{Name: string(c.Code) + "-right.wf", Src: c.Right}})
 	}
 	paths, _ := filepath.Glob("../../testdata/cases/*.wf")
 	for _, p := range paths {

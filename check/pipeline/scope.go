@@ -8,10 +8,11 @@ import (
 )
 
 // scopes answers, for an ignore comment and a warning code, where an error
-// can hide that warning (docs/checker.md lists which errors hide what):
-//   - a policy warning (WF306, WF308, WF310–WF316): its milestone or step;
-//   - a state's flow warning (WF202–WF206): its state;
-//   - anything else (WF114, WF201, WF207…): its declaration.
+// can hide that warning (docs/checker.md lists which errors hide what),
+// by the code's scope in the catalogue:
+//   - diag.ScopeConsumer (WF306, WF308, WF310–WF316): its milestone or step;
+//   - diag.ScopeState (WF202–WF206): its state;
+//   - diag.ScopeDecl (WF114, WF201, WF207…): its declaration.
 //
 // The intervals of each file are collected once, with one walk, when first
 // asked for, so many ignores cost a binary search each.
@@ -34,27 +35,21 @@ func newScopes(prog *ast.Program) *scopes {
 	return s
 }
 
-// policyCodes are the warnings about one policy consumer.
-var policyCodes = map[diag.ID]bool{diag.WF306: true, diag.WF308: true, diag.WF310: true, diag.WF311: true,
-	diag.WF312: true, diag.WF313: true, diag.WF314: true, diag.WF315: true, diag.WF316: true}
-
-// stateCodes are the warnings about one state's flow.
-var stateCodes = map[diag.ID]bool{diag.WF202: true, diag.WF203: true, diag.WF204: true, diag.WF205: true, diag.WF206: true}
-
-// scope implements diag.SuppressOptions.Scope.
-func (s *scopes) scope(ig diag.Ignore, code string) (diag.Range, bool) {
+// scope implements diag.SuppressOptions.Scope, from the code's scope in the
+// catalogue (diag.ID.Scope).
+func (s *scopes) scope(ig diag.Ignore, code diag.ID) (diag.Range, bool) {
 	fs := s.of(ig.File)
 	if fs == nil {
 		return diag.Range{}, false
 	}
 	line := ig.TargetLine()
-	id := diag.ID(code)
-	if policyCodes[id] {
+	sc := code.Scope()
+	if sc == diag.ScopeConsumer {
 		if r, ok := containing(fs.consumers, line); ok {
 			return r, true
 		}
 	}
-	if policyCodes[id] || stateCodes[id] {
+	if sc == diag.ScopeConsumer || sc == diag.ScopeState {
 		if r, ok := containing(fs.states, line); ok {
 			return r, true
 		}

@@ -25,7 +25,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -56,7 +56,7 @@ func Parse(name string, b []byte) (diag.Settings, error) {
 	if dec.More() {
 		return diag.Settings{}, fmt.Errorf("%s: more than one JSON value", name)
 	}
-	s := diag.Settings{Disable: map[string]bool{}, Error: map[string]bool{}}
+	s := diag.Settings{Disable: map[diag.ID]bool{}, Error: map[diag.ID]bool{}}
 	if err := addCodes(s.Disable, f.Disable); err != nil {
 		return diag.Settings{}, fmt.Errorf("%s: \"disable\": %v", name, err)
 	}
@@ -71,8 +71,8 @@ func Parse(name string, b []byte) (diag.Settings, error) {
 
 // ParseCodes reads a comma-separated list of codes, as given to --disable
 // and --error ("WF203,WF312", or "203, 312").
-func ParseCodes(list string) ([]string, error) {
-	var codes []string
+func ParseCodes(list string) ([]diag.ID, error) {
+	var codes []diag.ID
 	for _, part := range strings.Split(list, ",") {
 		c := Normalize(part)
 		if c == "" {
@@ -80,7 +80,7 @@ func ParseCodes(list string) ([]string, error) {
 		}
 		codes = append(codes, c)
 	}
-	m := map[string]bool{}
+	m := map[diag.ID]bool{}
 	if err := addCodes(m, codes); err != nil {
 		return nil, err
 	}
@@ -88,18 +88,18 @@ func ParseCodes(list string) ([]string, error) {
 }
 
 // Normalize writes a code the catalogue's way: " wf203" and "203" are WF203.
-func Normalize(code string) string {
+func Normalize(code string) diag.ID {
 	c := strings.ToUpper(strings.TrimSpace(code))
 	if c != "" && !strings.HasPrefix(c, "WF") {
 		c = "WF" + c
 	}
-	return c
+	return diag.ID(c)
 }
 
 // addCodes adds codes to m; each must be a catalogued warning.
-func addCodes(m map[string]bool, codes []string) error {
+func addCodes[S ~string](m map[diag.ID]bool, codes []S) error {
 	for _, raw := range codes {
-		code := Normalize(raw)
+		code := Normalize(string(raw))
 		c, ok := diag.Lookup(code)
 		switch {
 		case !ok:
@@ -113,14 +113,14 @@ func addCodes(m map[string]bool, codes []string) error {
 }
 
 // common returns a code in both sets, the smallest, or "".
-func common(a, b map[string]bool) string {
-	var both []string
+func common(a, b map[diag.ID]bool) diag.ID {
+	var both []diag.ID
 	for c := range a {
 		if b[c] {
 			both = append(both, c)
 		}
 	}
-	sort.Strings(both)
+	slices.Sort(both)
 	if len(both) == 0 {
 		return ""
 	}
@@ -130,7 +130,7 @@ func common(a, b map[string]bool) string {
 // Override applies settings given on the command line on top of a file's:
 // a code named by the override leaves the other set.
 func Override(base, over diag.Settings) diag.Settings {
-	out := diag.Settings{Disable: map[string]bool{}, Error: map[string]bool{}}
+	out := diag.Settings{Disable: map[diag.ID]bool{}, Error: map[diag.ID]bool{}}
 	for c := range base.Disable {
 		if !over.Error[c] {
 			out.Disable[c] = true

@@ -12,8 +12,8 @@ import (
 	"github.com/wfc-lang/wfc/diag"
 )
 
-func set(codes ...string) map[string]bool {
-	m := map[string]bool{}
+func set(codes ...diag.ID) map[diag.ID]bool {
+	m := map[diag.ID]bool{}
 	for _, c := range codes {
 		m[c] = true
 	}
@@ -113,7 +113,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, m := range []map[string]bool{s.Disable, s.Error} {
+		for _, m := range []map[diag.ID]bool{s.Disable, s.Error} {
 			for code := range m {
 				c, ok := diag.Lookup(code)
 				if !ok || c.Severity != diag.Warning {

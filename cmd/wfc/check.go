@@ -143,7 +143,7 @@ const fixRounds = 10
 // writes each changed file once.
 func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Writer, fsys fileSystem) (*analysis, error) {
 	orig := map[string]string{}
-	codes := map[string][]string{}
+	codes := map[string][]diag.ID{}
 	notes := stderr
 	for round := 0; round < fixRounds; round++ {
 		plans := planFixes(l, a.diags, notes)

@@ -40,9 +40,9 @@ func TestCodeCatalogue(t *testing.T) {
 			cases.Write(b)
 		}
 	}
-	seen := map[string]bool{}
+	seen := map[diag.ID]bool{}
 	for _, c := range diag.Codes {
-		t.Run(c.Code, func(t *testing.T) {
+		t.Run(string(c.Code), func(t *testing.T) {
 			if seen[c.Code] {
 				t.Fatalf("code listed twice")
 			}
@@ -61,17 +61,17 @@ func TestCodeCatalogue(t *testing.T) {
 				}
 			}
 			if !found {
-				t.Errorf("the wrong example does not yield %s; it yields %v", c.Code, codesOf(wrong))
+				t.Errorf("the wrong example does not yield %s; it yields %v", string(c.Code), codesOf(wrong))
 			}
 			if right := catalogueDiags(c.Code, "right.wf", c.Right); len(right) != 0 {
 				t.Errorf("the right example is not clean: %v", codesOf(right))
 			}
 			// The export's codes are covered by export_test.go instead.
-			if !isExportCode(c.Code) && !containsWant(cases.String(), c.Code) {
-				t.Errorf("no golden case in testdata/cases expects %s", c.Code)
+			if !isExportCode(c.Code) && !containsWant(cases.String(), string(c.Code)) {
+				t.Errorf("no golden case in testdata/cases expects %s", string(c.Code))
 			}
-			if !strings.Contains(string(readme), "| "+c.Code+" |") {
-				t.Errorf("README.md has no table row for %s", c.Code)
+			if !strings.Contains(string(readme), "| "+string(c.Code)+" |") {
+				t.Errorf("README.md has no table row for %s", string(c.Code))
 			}
 		})
 	}
@@ -100,7 +100,7 @@ func codesOf(ds []diag.Diagnostic) []string {
 // TestFixesFix lives in check/pipeline: it applies every fix of every
 // golden case alone and re-checks the whole program.
 
-func count(ds []diag.Diagnostic, file, code string) int {
+func count(ds []diag.Diagnostic, file string, code diag.ID) int {
 	n := 0
 	for _, d := range ds {
 		if d.File == file && d.Code == code {

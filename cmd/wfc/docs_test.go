@@ -111,7 +111,7 @@ func TestNothingPointsOutside(t *testing.T) {
 	}
 	walk(root)
 	for _, c := range diag.Codes {
-		texts["wfc explain "+c.Code] = c.Help()
+		texts["wfc explain "+string(c.Code)] = c.Help()
 	}
 	for _, pattern := range []string{"../../README.md", "../../docs/*.md", "../../docs/*/*.json",
 		"../../testdata/*/*.txt", "../../testdata/*/*.json", "../../testdata/formats/*"} {

@@ -19,7 +19,7 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			var out []string
 			for _, c := range diag.Codes {
-				out = append(out, c.Code+"\t"+c.Title)
+				out = append(out, string(c.Code)+"\t"+c.Title)
 			}
 			return out, cobra.ShellCompDirectiveNoFileComp
 		},
@@ -31,7 +31,7 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 			if !strings.HasPrefix(code, "WF") {
 				code = "WF" + code
 			}
-			c, ok := diag.Lookup(code)
+			c, ok := diag.Lookup(diag.ID(code))
 			if !ok {
 				return fmt.Errorf("unknown code %q: codes run from WF001 to %s (`wfc explain` lists them)", args[0], diag.Codes[len(diag.Codes)-1].Code)
 			}

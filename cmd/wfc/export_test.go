@@ -12,12 +12,12 @@ import (
 )
 
 // isExportCode reports whether a catalogued code comes from `wfc export`
-// (WF4xx) rather than from `wfc check`.
-func isExportCode(code string) bool { return strings.HasPrefix(code, "WF4") }
+// (the catalogue's Export phase) rather than from `wfc check`.
+func isExportCode(code diag.ID) bool { return code.Phase() == diag.Export }
 
 // catalogueDiags is what TestCodeCatalogue runs an example through: the
 // checker, and for the export's codes the export of the checked program too.
-func catalogueDiags(code, name, src string) []diag.Diagnostic {
+func catalogueDiags(code diag.ID, name, src string) []diag.Diagnostic {
 	a := analyzeSource(name, src)
 	if !isExportCode(code) {
 		return a.diags
@@ -41,7 +41,7 @@ func TestExportCodesScripted(t *testing.T) {
 			continue
 		}
 		n++
-		if !strings.Contains(string(b), "warning\\["+c.Code+"\\]") {
+		if !strings.Contains(string(b), "warning\\["+string(c.Code)+"\\]") {
 			t.Errorf("export.txtar does not expect %s", c.Code)
 		}
 	}

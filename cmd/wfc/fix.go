@@ -26,13 +26,13 @@ type fixPlan struct {
 	file  string
 	old   string
 	new   string
-	codes []string // the codes fixed, one per fix applied
+	codes []diag.ID // the codes fixed, one per fix applied
 }
 
-// syntaxCodes mark a file whose other fixes --fix does not apply: its tree is
-// not what the user wrote. Its syntax fixes are applied when they help
-// (fix_syntax.go).
-var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "WF004": true, "WF005": true}
+// isSyntax marks a file whose other fixes --fix does not apply: its tree is
+// not what the user wrote (a code of the catalogue's Syntax phase). Its
+// syntax fixes are applied when they help (fix_syntax.go).
+func isSyntax(id diag.ID) bool { return id.Phase() == diag.Syntax }
 
 // planFixes collects, per file, the machine-applicable fix of each
 // diagnostic. A file with syntax errors or with overlapping edits is left
@@ -40,7 +40,7 @@ var syntaxCodes = map[string]bool{"WF001": true, "WF002": true, "WF003": true, "
 func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	type fileEdits struct {
 		edits  []diag.Edit
-		codes  []string
+		codes  []diag.ID
 		bad    string
 		syntax syntaxFixes
 	}
@@ -53,7 +53,7 @@ func planFixes(l *loaded, ds []diag.Diagnostic, stderr io.Writer) []fixPlan {
 	}
 	for _, d := range ds {
 		fe := get(d.File)
-		if syntaxCodes[d.Code] {
+		if isSyntax(d.Code) {
 			fe.bad = "it has syntax errors"
 			fe.syntax.add(d)
 			continue
@@ -215,7 +215,7 @@ func describeFix(p fixPlan) string {
 		if j-i > 1 {
 			parts = append(parts, fmt.Sprintf("%s ×%d", p.codes[i], j-i))
 		} else {
-			parts = append(parts, p.codes[i])
+			parts = append(parts, string(p.codes[i]))
 		}
 		i = j
 	}

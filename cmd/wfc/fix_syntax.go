@@ -15,7 +15,7 @@ import (
 type syntaxFixes struct {
 	errors int // syntax diagnostics of the file
 	edits  []diag.Edit
-	codes  []string
+	codes  []diag.ID
 }
 
 func (s *syntaxFixes) add(d diag.Diagnostic) {
@@ -42,7 +42,7 @@ func (s *syntaxFixes) plan(name, src string) (fixPlan, bool) {
 	_, ds := parser.Parse([]parser.Source{{Name: name, Src: out}}, parser.Options{Workers: 1})
 	after := 0
 	for _, d := range ds {
-		if syntaxCodes[d.Code] {
+		if isSyntax(d.Code) {
 			after++
 		}
 	}

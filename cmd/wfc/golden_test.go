@@ -238,13 +238,13 @@ func checkRanges(t testing.TB, l *loaded, ds []diag.Diagnostic) {
 		}
 	}
 	for _, d := range ds {
-		in(d.File, d.Range, d.Code)
+		in(d.File, d.Range, string(d.Code))
 		for _, r := range d.Related {
-			in(r.File, r.Range, d.Code+" related")
+			in(r.File, r.Range, string(d.Code)+" related")
 		}
 		for _, f := range d.Fixes {
 			for _, e := range f.Edits {
-				in(e.File, e.Range, d.Code+" fix")
+				in(e.File, e.Range, string(d.Code)+" fix")
 			}
 		}
 	}

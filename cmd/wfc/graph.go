@@ -50,7 +50,7 @@ func runGraph(format graph.Format, args []string, stdin io.Reader, stdout, stder
 	errs, _ := diag.Counts(a.diags)
 	syntax := false
 	for _, d := range a.diags {
-		syntax = syntax || syntaxCodes[d.Code]
+		syntax = syntax || isSyntax(d.Code)
 	}
 	if errs > 0 {
 		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {

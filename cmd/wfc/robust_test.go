@@ -68,7 +68,7 @@ func TestBadInputs(t *testing.T) {
 		src      func() string
 		large    bool
 		maxDiags int
-		code     string // a code that must be reported ("" for none)
+		code     diag.ID // a code that must be reported ("" for none)
 	}{
 		{"empty", func() string { return "" }, false, 0, ""},
 		{"only comments", func() string { return "// nothing\n/* at all */\n" }, false, 0, ""},

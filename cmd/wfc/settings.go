@@ -24,11 +24,11 @@ func (f *settingsFlags) register(fl *pflag.FlagSet) {
 
 // parse validates the flags: catalogued warnings, none named by both.
 func (f *settingsFlags) parse() (diag.Settings, error) {
-	s := diag.Settings{Disable: map[string]bool{}, Error: map[string]bool{}}
+	s := diag.Settings{Disable: map[diag.ID]bool{}, Error: map[diag.ID]bool{}}
 	for _, x := range []struct {
 		flag  string
 		codes []string
-		into  map[string]bool
+		into  map[diag.ID]bool
 	}{{"--disable", f.disable, s.Disable}, {"--error", f.error, s.Error}} {
 		codes, err := settings.ParseCodes(strings.Join(x.codes, ","))
 		if err != nil {

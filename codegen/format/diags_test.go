@@ -19,7 +19,7 @@ func TestDiagnosticsUnchanged(t *testing.T) {
 		r := pipeline.Run(context.Background(), []parser.Source{{Name: "f.wf", Src: src}}, pipeline.Options{})
 		var out []string
 		for _, d := range r.Diagnostics {
-			out = append(out, d.Code+" "+d.Message)
+			out = append(out, string(d.Code)+" "+d.Message)
 		}
 		sort.Strings(out)
 		return out

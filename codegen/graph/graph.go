@@ -100,7 +100,7 @@ func build(in Input) *model {
 	}
 	unreachable := map[key]bool{}
 	for _, d := range in.Diagnostics {
-		if d.Code == "WF201" {
+		if d.Code == diag.WF201 {
 			unreachable[key{d.File, int(d.Range.Start.Offset)}] = true
 		}
 	}

@@ -78,7 +78,7 @@ type jsonEntry struct {
 	RetryPolicy    *RetryPolicy `json:"retryPolicy,omitempty"`
 	NextRetryDelay *jsonWaits   `json:"nextRetryDelay,omitempty"`
 	Windows        *jsonWindows `json:"windows,omitempty"`
-	Unsupported    []string     `json:"unsupported,omitempty"`
+	Unsupported    []diag.ID    `json:"unsupported,omitempty"`
 }
 
 type jsonDoc struct {

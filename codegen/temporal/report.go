@@ -19,8 +19,8 @@ type reporter struct {
 	s *codegen.Schedule
 }
 
-func (r *reporter) warn(rng diag.Range, code, msg string) {
-	r.l.Warnf(r.s.Consumer.File, rng, code, msg)
+func (r *reporter) warn(rng diag.Range, code diag.ID, msg string) {
+	r.l.Add(r.s.Consumer.File, rng, code, msg)
 	if !slices.Contains(r.e.Unsupported, code) {
 		r.e.Unsupported = append(r.e.Unsupported, code)
 		slices.Sort(r.e.Unsupported)

@@ -25,11 +25,11 @@ type Ticks = check.Ticks
 
 // The export's diagnostic codes (catalogued in diag/codes.go).
 const (
-	CodeLinear  = "WF401" // Linear backoff: no RetryPolicy field for it
-	CodeJitter  = "WF402" // jitter: Temporal has none
-	CodeZero    = "WF403" // a zero wait: Temporal reads 0 as its 1 s default
-	CodeTooLong = "WF404" // a wait or window beyond time.Duration
-	CodeFloat   = "WF405" // a wait Temporal's float64 arithmetic does not keep exact
+	CodeLinear  = diag.WF401 // Linear backoff: no RetryPolicy field for it
+	CodeJitter  = diag.WF402 // jitter: Temporal has none
+	CodeZero    = diag.WF403 // a zero wait: Temporal reads 0 as its 1 s default
+	CodeTooLong = diag.WF404 // a wait or window beyond time.Duration
+	CodeFloat   = diag.WF405 // a wait Temporal's float64 arithmetic does not keep exact
 )
 
 // MaxDurationTicks is the longest wait Go's time.Duration holds, in ticks
@@ -126,7 +126,7 @@ type Entry struct {
 	NextRetryDelay bool
 	// Unsupported lists the WF4xx codes reported for this entry, in code
 	// order; empty when the engine runs exactly the table.
-	Unsupported []string
+	Unsupported []diag.ID
 }
 
 // Exact reports whether Temporal runs this entry exactly as the table says.

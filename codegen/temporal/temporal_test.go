@@ -52,8 +52,8 @@ func TestStepPolicies(t *testing.T) {
 	tests := []struct {
 		policy string
 		want   RetryPolicy
-		code   string // the one WF4xx expected, "" for none
-		at     string // the source text the warning points at
+		code   diag.ID // the one WF4xx expected, "" for none
+		at     string  // the source text the warning points at
 	}{
 		{"", RetryPolicy{MaximumAttempts: 1}, "", ""},
 		{", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)", RetryPolicy{2 * s, 2, 16 * s, 5}, "", ""},
@@ -88,7 +88,7 @@ func TestStepPolicies(t *testing.T) {
 	}
 }
 
-func checkDiag(t *testing.T, src string, ds []diag.Diagnostic, code, at string) {
+func checkDiag(t *testing.T, src string, ds []diag.Diagnostic, code diag.ID, at string) {
 	t.Helper()
 	if code == "" {
 		if len(ds) != 0 {
@@ -111,7 +111,8 @@ func TestMilestones(t *testing.T) {
 	tests := []struct {
 		settings string
 		waits    []time.Duration // before windows 2..n
-		code, at string
+		code     diag.ID
+		at       string
 	}{
 		{"Within = TimeSpan.FromMinutes(5);", nil, "", ""},
 		{"Within = TimeSpan.FromMinutes(5); Retries = 2;", []time.Duration{0, 0}, "", ""},

@@ -32,7 +32,7 @@ func (s *Server) toDiagnostic(sn *snapshot, d diag.Diagnostic) protocol.Diagnost
 	if d.Code != "" {
 		pd.Code = protocol.String(d.Code)
 		if _, ok := diag.Lookup(d.Code); ok {
-			pd.CodeDescription = protocol.CodeDescription{Href: protocol.URI(s.opt.DocsBase + "#" + strings.ToLower(d.Code))}
+			pd.CodeDescription = protocol.CodeDescription{Href: protocol.URI(s.opt.DocsBase + "#" + strings.ToLower(string(d.Code)))}
 		}
 	}
 	for _, r := range d.Related {

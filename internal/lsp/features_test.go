@@ -110,8 +110,8 @@ func TestCodeLinksResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range diag.Codes {
-		if !strings.Contains(string(doc), "\n#### "+c.Code+"\n") {
-			t.Errorf("docs/language.md has no heading for %s (anchor #%s)", c.Code, strings.ToLower(c.Code))
+		if !strings.Contains(string(doc), "\n#### "+string(c.Code)+"\n") {
+			t.Errorf("docs/language.md has no heading for %s (anchor #%s)", c.Code, strings.ToLower(string(c.Code)))
 		}
 	}
 }

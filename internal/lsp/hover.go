@@ -37,7 +37,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		return md(scheduleMarkdown(sc), r), nil
 	}
 	if code, r := codeAt(t.src, off); code != "" {
-		if c, ok := diag.Lookup(code); ok {
+		if c, ok := diag.Lookup(diag.ID(code)); ok {
 			return md(fmt.Sprintf("**%s** %s\n\n```text\n%s```", c.Code, c.Title, c.Help()), r), nil
 		}
 	}

@@ -36,7 +36,7 @@ func TestProjectSettings(t *testing.T) {
 		{Name: top, Src: fmt.Sprintf(flow, "T")}, {Name: sub, Src: fmt.Sprintf(flow, "S")}})
 	got := map[string]diag.Severity{}
 	for _, d := range r.diags {
-		got[filepath.Base(d.File)+" "+d.Code] = d.Severity
+		got[filepath.Base(d.File)+" "+string(d.Code)] = d.Severity
 	}
 	want := map[string]diag.Severity{"a.wf WF201": diag.Error, "b.wf WF201": diag.Warning, "b.wf WF203": diag.Warning}
 	if len(got) != len(want) {

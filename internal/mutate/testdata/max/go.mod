@@ -1,0 +1,3 @@
+module example.com/max
+
+go 1.26
