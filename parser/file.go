@@ -44,6 +44,9 @@ func (fp *fileParser) endOfFile() diag.Pos {
 // text returns the source text of token i.
 func (fp *fileParser) text(i int) string {
 	t := fp.toks[i]
+	if t.Off == t.End && t.Kind == lexer.Punct {
+		return "{" // inserted by repairBraces
+	}
 	return fp.src[t.Off:t.End]
 }
 
@@ -56,7 +59,7 @@ func (fp *fileParser) is(i int, s string) bool {
 	if t.Kind == lexer.Keyword && fp.names != nil && fp.names[i] != "" {
 		return false
 	}
-	return (t.Kind == lexer.Punct || t.Kind == lexer.Keyword) && fp.src[t.Off:t.End] == s
+	return (t.Kind == lexer.Punct || t.Kind == lexer.Keyword) && fp.text(i) == s
 }
 
 // kind is token i's kind, Keyword for a name that misspells one.
