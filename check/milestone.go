@@ -11,6 +11,9 @@ import (
 var milestoneKinds = map[string]string{"Assigned": "Unassigned", "Finished": "Unfinished"}
 var milestoneSettings = []string{"Within", "Retries", "Backoff"}
 
+// consumerKindOf is the consumer kind of each milestone kind.
+var consumerKindOf = map[string]ConsumerKind{"Assigned": KindAssigned, "Finished": KindFinished}
+
 // milestone checks `Assigned { … }` / `Finished { … }` and records its
 // consumer (the policy, its budget and its window) for lowering.
 func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
@@ -25,7 +28,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	}
 	cons := &Consumer{
 		File: c.file.Name, Src: c.file, Pos: m.Kind.Range.Start, Workflow: sc.wc.w.Name.Name, State: sc.st.Name.Name,
-		Slot: sub.Slot().Name, Kind: kind, Attempts: 1, Budget: BudgetNone, Valid: !m.Bad, // what failed to parse may hold any setting
+		Slot: sub.Slot().Name, Kind: consumerKindOf[kind], Attempts: 1, Budget: BudgetNone, Valid: !m.Bad, // what failed to parse may hold any setting
 	}
 	set := c.milestoneSettings(m)
 	window, windowOK := c.window(m, set.within, slices.Contains(set.meant, "Within"))
@@ -37,6 +40,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	cons.Valid = cons.Valid && windowOK
 	cons.Window = window
 	c.res.Consumers = append(c.res.Consumers, cons)
+	c.consumerAt[m] = cons
 }
 
 // settingsOf are a milestone's settings, each the first of its name.
