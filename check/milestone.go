@@ -5,11 +5,21 @@ import (
 	"slices"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
-var milestoneKinds = map[string]string{"Assigned": "Unassigned", "Finished": "Unfinished"}
-var milestoneSettings = []string{"Within", "Retries", "Backoff"}
+// milestoneKinds maps each milestone kind of the vocabulary to its final
+// outcome.
+var milestoneKinds = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range vocab.Milestones {
+		m[k.Kind] = k.Final
+	}
+	return m
+}()
+
+var milestoneSettings = vocab.Names(vocab.MilestoneSettings)
 
 // consumerKindOf is the consumer kind of each milestone kind.
 var consumerKindOf = map[string]ConsumerKind{"Assigned": KindAssigned, "Finished": KindFinished}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -156,7 +157,7 @@ func (c *checker) workflow(w *ast.Workflow) {
 		case "Initial":
 			initial = s
 		default:
-			h := c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"})
+			h := c.didYouMean(s.Name.Range, s.Name.Name, vocab.Names(vocab.WorkflowSettings))
 			c.report(s.Name.Range, diag.WF107, "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, h)
 			initialMeant = initialMeant || h.best == "Initial"
 		}
