@@ -336,13 +336,21 @@ type analysis struct {
 }
 
 // analyze parses, checks and lints the loaded files as one program, through
-// the library pipeline (the same call the language server makes).
+// pipeline.Run (the language server calls Run's parts, RunParsed, Lower and
+// Finish, so that it can re-check part of a program).
 // The schedules are lowered once, there, with the default options.
 func analyze(l *loaded) *analysis { return analyzeLowered(l, codegen.Options{}) }
 
 // analyzeLowered is analyze with the lowering options of `wfc schedule`
 // (attempt duration, draws, seed).
 func analyzeLowered(l *loaded, lower codegen.Options) *analysis {
-	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{Settings: l.settings, Lower: lower})
+	return analyzeWith(l, pipeline.Options{Lower: lower})
+}
+
+// analyzeWith is analyze with pipeline options (the lowering's, a backend);
+// the settings are always the loaded files'.
+func analyzeWith(l *loaded, opt pipeline.Options) *analysis {
+	opt.Settings = l.settings
+	r := pipeline.Run(context.Background(), l.sources, opt)
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
 }

@@ -71,7 +71,7 @@ func draw(t *testing.T, path string, f Format) string {
 	prog, _ := parser.Parse(srcs, parser.Options{})
 	res := check.Check(prog)
 	var b bytes.Buffer
-	in := Input{Program: prog, Schedules: codegen.Lower(res, codegen.Options{}), Diagnostics: res.Diags}
+	in := Input{Program: res.Program, Schedules: codegen.Lower(res, codegen.Options{})}
 	if err := Write(&b, in, f); err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func FuzzGraph(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		prog, _ := parser.Parse([]parser.Source{{Name: "f.wf", Src: src}}, parser.Options{Workers: 1})
 		res := check.Check(prog)
-		in := Input{Program: prog, Schedules: codegen.Lower(res, codegen.Options{}), Diagnostics: res.Diags}
+		in := Input{Program: res.Program, Schedules: codegen.Lower(res, codegen.Options{})}
 		for _, format := range Formats {
 			var a, b bytes.Buffer
 			if err := Write(&a, in, format); err != nil {
