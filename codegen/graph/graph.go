@@ -19,6 +19,7 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/diag"
 )
 
 // Format is an output format.
