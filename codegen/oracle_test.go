@@ -241,3 +241,27 @@ func hasCode(t *testing.T, src string, id diag.ID) bool {
 	}
 	return false
 }
+
+// FuzzScheduleOracle compares the give-up time of any unjittered policy,
+// with budgets up to int32's largest (the closed-form path), with the
+// oracle's.
+func FuzzScheduleOracle(f *testing.F) {
+	f.Add(uint8(1), uint32(86400000), uint32(0), uint32(math.MaxInt32), false)
+	f.Add(uint8(1), uint32(7), uint32(70000), uint32(20001), true)
+	f.Add(uint8(2), uint32(1000), uint32(3600000), uint32(1<<30), true)
+	f.Add(uint8(0), uint32(1), uint32(0), uint32(5), false)
+	f.Fuzz(func(t *testing.T, shape uint8, intervalMS, capMS, budget uint32, hasCap bool) {
+		p := oraclePolicy{
+			shape:    []string{"Fixed", "Linear", "Exponential"}[shape%3],
+			interval: int64(intervalMS%100_000_000) * 10000,
+			attempts: int64(budget%math.MaxInt32) + 1,
+		}
+		if hasCap {
+			p.cap = int64(capMS%100_000_000)*10000 + 1
+		}
+		s := lower(t, stepProgram(p.source()), Options{})
+		if want := Ticks(p.givesUp()); s.GivesUp != want {
+			t.Fatalf("%s: gives up at %d, the oracle says %d", p.source(), s.GivesUp, want)
+		}
+	})
+}
