@@ -34,7 +34,12 @@ func TestGridSteps(t *testing.T) {
 				for _, b := range gridBudgets {
 					policy := fmt.Sprintf("Backoff.%s(%s)%s.MaxAttempts(%d)", sh, iv, cp, b)
 					es := lowerExport([]parser.Source{{Name: "grid.wf", Src: stepSource(policy)}})
-					if len(es) != 1 || kindOf(es[0]) == skip {
+					if len(es) != 1 {
+						t.Fatalf("%s: %d entries", policy, len(es))
+					}
+					checkCodes(t, es[0])
+					checkLiterals(t, es[0], iv, cp)
+					if kindOf(es[0]) == skip {
 						skipped++ // beyond time.Duration (WF404, WF314)
 						continue
 					}
@@ -61,7 +66,12 @@ func TestGridMilestones(t *testing.T) {
 					for _, b := range []int{1, 3, 20, maxRun + 1} {
 						settings := fmt.Sprintf("Within = %s; Backoff = Backoff.%s(%s)%s.MaxAttempts(%d);", w, sh, iv, cp, b)
 						es := lowerExport([]parser.Source{{Name: "grid.wf", Src: milestoneSource(settings)}})
-						if len(es) != 1 || kindOf(es[0]) != exact {
+						if len(es) != 1 {
+							t.Fatalf("%s: %d entries", settings, len(es))
+						}
+						checkCodes(t, es[0])
+						checkLiterals(t, es[0], iv, cp)
+						if kindOf(es[0]) != exact {
 							skipped++
 							continue
 						}

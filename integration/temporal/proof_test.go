@@ -14,6 +14,7 @@ import (
 
 	"github.com/wfc-lang/wfc/codegen"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -59,9 +60,10 @@ func TestExamplesRunAsTabled(t *testing.T) {
 	for _, key := range keys {
 		for i, e := range lowerExport(progs[key]) {
 			c := e.Schedule.Consumer
+			checkCodes(t, e)
 			k := kindOf(e)
 			if k == skip {
-				count["skipped ("+strings.Join(e.Unsupported, ",")+")"]++
+				count[fmt.Sprintf("skipped %v", e.Unsupported)]++
 				continue
 			}
 			what := "milestone"
@@ -158,7 +160,7 @@ func milestoneSource(settings string) string {
 func TestWarnedPoliciesDiffer(t *testing.T) {
 	for _, tt := range []struct {
 		policy string
-		code   string
+		code   diag.ID
 	}{
 		{"Backoff.Fixed(TimeSpan.Zero).MaxAttempts(3)", "WF403"},
 		{"Backoff.Exponential(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(4)", "WF405"},
