@@ -5,18 +5,49 @@
 // resolver walks each declaration, resolves names and values, reports what
 // is wrong with them and records what it found; then the rules (rules.go),
 // one small unit per check of a program's shape, run in one traversal
-// over the tree and those facts. It follows "one root cause, one
+// over the tree, those facts and the model. It follows "one root cause, one
 // diagnostic": a declaration that failed to parse still declares its name,
 // a Bad node silences only the checks that cannot see into it, a "did you
 // mean X" is not followed by a report that X is missing, and an unknown or
 // duplicated type silences what depends on it (docs/checker.md lists what
 // hides what).
 //
-// Check keeps no state between calls and is safe for concurrent use.
+// Between the two passes the checker builds the model (model.go, build.go):
+// the resolved program, which Check returns with the diagnostics and which
+// every tool after the checker reads instead of resolving the tree again.
 //
-// Besides diagnostics, Check returns every policy consumer (milestones and
-// durable steps) with its resolved policy, which package codegen lowers into
-// the schedule table.
+// # Reading the model
+//
+// Result.Program holds the program's Enums, Entities and Workflows in
+// source order. A Workflow has its Initial state, its Tracked field, its
+// Events, States and durable Steps. A State has its Kind, its
+// Subscriptions, its Handlers, its Transitions (every goto, with From and
+// To) and its Reach (Reachable, Unreachable, or ReachUnknown when errors
+// make it unknowable; Workflow.ReachKnown says which). A Subscription has
+// its Event, its Slot (the alias, else the event's name), its Milestones
+// (Kind, Outcomes, and the Consumer: Window, Attempts, Budget, Policy) and
+// the Handler that answers it. A Handler has the Subscription it handles,
+// the Enum its cases match, and a Body. Program.Info maps every name of the
+// tree to its object (Defs and Uses, as go/types' Info).
+//
+// To run a workflow: start in Workflow.Initial; in a state, wait for the
+// events of its Subscriptions, with a timer per milestone (Consumer.Window,
+// then the lowered schedule's waits between windows, Consumer.Attempts
+// windows in all); when the event arrives, run Subscription.Handler.Body;
+// when the last window passes, run the milestone's Outcome of kind
+// Unassigned or Unfinished, and when a policy's attempts are used up the
+// Exhausted one. Running a Block runs its Stmts in order: a Call is an
+// external effect with its Args, a Step runs its Body as one durable unit
+// retried by its Consumer's policy, a Case runs its Body when the handler's
+// enum argument is its Member and a Default when no Case of the block
+// matched, and a Goto moves the run to Goto.To and ends the handler. A run
+// ends in a terminal State (with its Message when it is a terminal error).
+// Only a program without errors is meant to be run: in one with errors an
+// unresolved reference is nil.
+//
+// Check keeps no state between calls and is safe for concurrent use. The
+// model is not modified after Check returns, so it may be read
+// concurrently.
 package check
 
 import (
@@ -29,7 +60,11 @@ import (
 
 // Result is what Check returns.
 type Result struct {
-	Diags     []diag.Diagnostic
+	Diags []diag.Diagnostic
+	// Program is the resolved program (model.go).
+	Program *Program
+	// Consumers are the policy consumers of Program's milestones and steps,
+	// in the order the checker met them.
 	Consumers []*Consumer
 }
 
@@ -41,6 +76,7 @@ func Check(prog *ast.Program) *Result {
 		duplicated: map[string]bool{},
 		wfFacts:    map[*ast.Workflow]*wfCtx{},
 		stFacts:    map[*ast.State]*stCtx{},
+		consumerAt: map[ast.Node]*Consumer{},
 		res:        &Result{},
 	}
 	c.collect()
@@ -60,6 +96,7 @@ func Check(prog *ast.Program) *Result {
 			}
 		}
 	}
+	c.res.Program = c.buildModel()
 	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res
@@ -78,8 +115,11 @@ type checker struct {
 	// What the first pass found, for the rules (rules.go).
 	wfFacts map[*ast.Workflow]*wfCtx
 	stFacts map[*ast.State]*stCtx
-	diags   diag.List
-	res     *Result
+	// consumerAt is the consumer of each milestone and step node, for
+	// the model.
+	consumerAt map[ast.Node]*Consumer
+	diags      diag.List
+	res        *Result
 	// principal is the first [Principal] entity seen.
 	principal     *ast.Attr
 	principalFile string

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -17,9 +18,28 @@ func (c *checker) enum(e *ast.Enum) {
 	}
 }
 
-var entityAttrs = map[string]bool{"Principal": true}
-var fieldAttrs = map[string]bool{"Required": true, "MaxLength": true, "MinLength": true}
-var securityOps = map[string]bool{"read": true, "create": true, "update": true, "delete": true}
+// The vocabulary's attributes and security operations, as sets.
+var (
+	entityAttrs = attrSet(vocab.EntityAttrs)
+	fieldAttrs  = attrSet(vocab.FieldAttrs)
+	securityOps = wordSet(vocab.SecurityOps)
+)
+
+func attrSet(as []vocab.Attr) map[string]bool {
+	m := make(map[string]bool, len(as))
+	for _, a := range as {
+		m[a.Name] = true
+	}
+	return m
+}
+
+func wordSet(ws []string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
 
 func (c *checker) entity(e *ast.Entity) {
 	seen := map[string]*ast.Attr{}

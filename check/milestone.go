@@ -5,11 +5,24 @@ import (
 	"slices"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
-var milestoneKinds = map[string]string{"Assigned": "Unassigned", "Finished": "Unfinished"}
-var milestoneSettings = []string{"Within", "Retries", "Backoff"}
+// milestoneKinds maps each milestone kind of the vocabulary to its final
+// outcome.
+var milestoneKinds = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range vocab.Milestones {
+		m[k.Kind] = k.Final
+	}
+	return m
+}()
+
+var milestoneSettings = vocab.Names(vocab.MilestoneSettings)
+
+// consumerKindOf is the consumer kind of each milestone kind.
+var consumerKindOf = map[string]ConsumerKind{"Assigned": KindAssigned, "Finished": KindFinished}
 
 // milestone checks `Assigned { … }` / `Finished { … }` and records its
 // consumer (the policy, its budget and its window) for lowering.
@@ -25,7 +38,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	}
 	cons := &Consumer{
 		File: c.file.Name, Src: c.file, Pos: m.Kind.Range.Start, Workflow: sc.wc.w.Name.Name, State: sc.st.Name.Name,
-		Slot: sub.Slot().Name, Kind: kind, Attempts: 1, Budget: BudgetNone, Valid: !m.Bad, // what failed to parse may hold any setting
+		Slot: sub.Slot().Name, Kind: consumerKindOf[kind], Attempts: 1, Budget: BudgetNone, Valid: !m.Bad, // what failed to parse may hold any setting
 	}
 	set := c.milestoneSettings(m)
 	window, windowOK := c.window(m, set.within, slices.Contains(set.meant, "Within"))
@@ -37,6 +50,7 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 	cons.Valid = cons.Valid && windowOK
 	cons.Window = window
 	c.res.Consumers = append(c.res.Consumers, cons)
+	c.consumerAt[m] = cons
 }
 
 // settingsOf are a milestone's settings, each the first of its name.

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -23,7 +24,15 @@ func (s Shape) String() string {
 	return [...]string{"none", "fixed", "linear", "exponential"}[s]
 }
 
-var factories = map[string]Shape{"Fixed": ShapeFixed, "Linear": ShapeLinear, "Exponential": ShapeExponential}
+// factories are the vocabulary's Backoff factories and their shapes.
+var factories = func() map[string]Shape {
+	shapes := map[vocab.Shape]Shape{vocab.Fixed: ShapeFixed, vocab.Linear: ShapeLinear, vocab.Exponential: ShapeExponential}
+	m := map[string]Shape{}
+	for _, f := range vocab.Factories {
+		m[f.Name] = shapes[f.Shape]
+	}
+	return m
+}()
 
 var factoryNames = keys(factories)
 
@@ -201,7 +210,14 @@ func (c *checker) intervalRange(p *Policy) {
 	}
 }
 
-var memberSigs = map[string]string{"MaxAttempts": "int", "Cap": "TimeSpan", "Jitter": "decimal"}
+// memberSigs are the vocabulary's policy members and their argument types.
+var memberSigs = func() map[string]string {
+	m := map[string]string{}
+	for _, mb := range vocab.Members {
+		m[mb.Name] = mb.Arg.String()
+	}
+	return m
+}()
 
 var memberNames = keys(memberSigs)
 

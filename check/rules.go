@@ -183,36 +183,15 @@ func terminalWaits(c *checker, w *walk, n ast.Node) {
 // Quiet when a goto is unknown (WF103: it may be the edge) or something
 // failed to parse (an edge may be there).
 func unreachableStates(c *checker, w *walk, n ast.Node) {
-	wf, ok := n.(*ast.Workflow)
-	if !ok || w.wf == nil || wf.Bad {
+	if _, ok := n.(*ast.Workflow); !ok || w.wf == nil || w.wf.model == nil || !w.wf.model.ReachKnown {
 		return
 	}
-	initial := w.wf.initialState
-	if initial == nil || initial.Kind != ast.Normal {
-		return
-	}
-	for _, ts := range w.wf.edges {
-		for _, t := range ts {
-			if _, ok := w.wf.states[t.Name]; !ok {
-				return
-			}
-		}
-	}
-	seen := map[*ast.State]bool{initial: true}
-	queue := []*ast.State{initial}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, t := range w.wf.edges[s] {
-			if next, ok := w.wf.states[t.Name]; ok && !seen[next] {
-				seen[next] = true
-				queue = append(queue, next)
-			}
-		}
-	}
+	wf := w.wf.model
+	initial := wf.Initial.Decl.Name.Name
 	for _, s := range wf.States {
-		if !seen[s] && w.wf.states[s.Name.Name] == s {
-			c.report(s.Name.Range, diag.WF201, "state `%s` is unreachable: no chain of `goto` leads to it from `%s`, the initial state; add `goto %s;` where a run should move to it, or remove it", s.Name.Name, initial.Name.Name, s.Name.Name)
+		if s.Reach == Unreachable {
+			name := s.Decl.Name.Name
+			c.report(s.Decl.Name.Range, diag.WF201, "state `%s` is unreachable: no chain of `goto` leads to it from `%s`, the initial state; add `goto %s;` where a run should move to it, or remove it", name, initial, name)
 		}
 	}
 }

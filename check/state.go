@@ -478,7 +478,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 	}
 	cons := &Consumer{
 		File: c.file.Name, Src: c.file, Pos: st.Call.Range.Start, Workflow: bc.sc.wc.w.Name.Name, State: bc.sc.st.Name.Name,
-		Step: true, Kind: "Workflow.Once", Attempts: 1, Budget: BudgetNone, Valid: true,
+		Kind: KindStep, Attempts: 1, Budget: BudgetNone, Valid: true,
 	}
 	var nameArg *ast.Arg
 	var retry *ast.Arg
@@ -535,6 +535,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 	}
 	cons.Lintable = cons.Policy != nil && cons.Policy.Valid && cons.Policy.Max != nil
 	c.res.Consumers = append(c.res.Consumers, cons)
+	c.consumerAt[st] = cons
 	c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step"}, st.Body)
 }
 

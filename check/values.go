@@ -7,6 +7,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check/timespan"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -32,13 +33,14 @@ func FormatTicks(t Ticks) string { return timespan.Format(t) }
 // ParseDuration is timespan.Parse.
 func ParseDuration(s string) (Ticks, error) { return timespan.Parse(s) }
 
-var timeSpanUnits = map[string]Ticks{
-	"FromMilliseconds": TicksPerMillisecond,
-	"FromSeconds":      TicksPerSecond,
-	"FromMinutes":      TicksPerMinute,
-	"FromHours":        TicksPerHour,
-	"FromDays":         TicksPerDay,
-}
+// timeSpanUnits are the vocabulary's TimeSpan units.
+var timeSpanUnits = func() map[string]Ticks {
+	m := map[string]Ticks{}
+	for _, u := range vocab.Units {
+		m[u.Name] = u.Ticks
+	}
+	return m
+}()
 
 // vkind is the type of a value in a setting or argument.
 type vkind int
@@ -134,7 +136,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 			c.report(sel.Range, diag.WF304, "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 			return 0, false
 		}
-		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), vocab.ZeroName)))
 		return 0, false
 	}
 	call, ok := e.(*ast.Call)
@@ -147,7 +149,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	}
 	unit, ok := timeSpanUnits[sel.Sel.Name]
 	if !ok {
-		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), "Zero")))
+		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), vocab.ZeroName)))
 		return 0, false
 	}
 	if len(call.Args) != 1 || call.Args[0].Label != nil {

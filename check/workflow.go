@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -16,10 +17,9 @@ type Consumer struct {
 	Pos      diag.Pos  // the milestone kind or the step call
 	Workflow string
 	State    string
-	Slot     string // subscription alias, else event; "" for steps
-	Step     bool   // a durable step (else a milestone)
-	Kind     string // milestone kind (`Finished`); `Workflow.Once` for steps
-	Name     string // step name, unquoted; "" for milestones
+	Slot     string       // subscription alias, else event; "" for steps
+	Kind     ConsumerKind // the milestone's kind, or KindStep
+	Name     string       // step name, unquoted; "" for milestones
 
 	Policy   *Policy // nil when there is none
 	Attempts int64   // total attempts (windows), at least 1
@@ -30,6 +30,10 @@ type Consumer struct {
 	BackoffSetting *ast.Setting // the milestone's `Backoff = …;`, if any
 	RetriesValue   ast.Expr
 
+	// Milestone or Step is the model's object this consumer belongs to.
+	Milestone *Milestone
+	Step      *Step
+
 	// Valid is false when errors make the schedule meaningless.
 	Valid bool
 	// Lintable: the policy and the budget are known, so the policy lints
@@ -37,19 +41,53 @@ type Consumer struct {
 	Lintable bool
 }
 
-// Budget says what bounds a consumer's attempts.
-type Budget string
+// IsStep reports whether the consumer is a durable step (else a milestone).
+func (c *Consumer) IsStep() bool { return c.Kind == KindStep }
 
-// The budgets; the values are what the schedule table prints.
+// ConsumerKind says what a consumer is: a milestone of a kind, or a step.
+type ConsumerKind uint8
+
 const (
-	BudgetNone        Budget = "none"        // one window or attempt
-	BudgetRetries     Budget = "Retries"     // a milestone's `Retries = n`
-	BudgetMaxAttempts Budget = "MaxAttempts" // the policy's `.MaxAttempts(n)`
+	KindAssigned ConsumerKind = iota + 1 // an `Assigned { … }` milestone
+	KindFinished                         // a `Finished { … }` milestone
+	KindStep                             // a `Workflow.Once` durable step
 )
+
+var consumerKindNames = [...]string{KindAssigned: "Assigned", KindFinished: "Finished", KindStep: "Workflow.Once"}
+
+// String is the kind as written in source: `Finished`, `Workflow.Once`.
+func (k ConsumerKind) String() string {
+	if int(k) < len(consumerKindNames) && k != 0 {
+		return consumerKindNames[k]
+	}
+	return fmt.Sprintf("ConsumerKind(%d)", int(k))
+}
+
+// Budget says what bounds a consumer's attempts.
+type Budget uint8
+
+// The budgets.
+const (
+	BudgetNone        Budget = iota // one window or attempt
+	BudgetRetries                   // a milestone's `Retries = n`
+	BudgetMaxAttempts               // the policy's `.MaxAttempts(n)`
+)
+
+var budgetNames = [...]string{BudgetNone: "none", BudgetRetries: "Retries", BudgetMaxAttempts: "MaxAttempts"}
+
+// String is what the schedule table prints: "none", "Retries",
+// "MaxAttempts".
+func (b Budget) String() string {
+	if int(b) < len(budgetNames) {
+		return budgetNames[b]
+	}
+	return fmt.Sprintf("Budget(%d)", int(b))
+}
 
 // wfCtx is the per-workflow state.
 type wfCtx struct {
 	w      *ast.Workflow
+	model  *Workflow // what the builder made of it, for the rules
 	states map[string]*ast.State
 	events map[string]*ast.Event
 	// tracked is the enum of `Tracks`, if it resolved.
@@ -119,7 +157,7 @@ func (c *checker) workflow(w *ast.Workflow) {
 		case "Initial":
 			initial = s
 		default:
-			h := c.didYouMean(s.Name.Range, s.Name.Name, []string{"Tracks", "Autostart", "Initial"})
+			h := c.didYouMean(s.Name.Range, s.Name.Name, vocab.Names(vocab.WorkflowSettings))
 			c.report(s.Name.Range, diag.WF107, "unknown workflow setting `%s`: a workflow takes `Tracks`, `Autostart` and `Initial`%s", s.Name.Name, h)
 			initialMeant = initialMeant || h.best == "Initial"
 		}

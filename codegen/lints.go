@@ -67,7 +67,7 @@ func lint(l *diag.List, s *Schedule) {
 		return
 	}
 	// WF315: a Backoff on a milestone with one window never applies.
-	if !c.Step && c.Budget == check.BudgetNone && c.BackoffSetting != nil {
+	if !c.IsStep() && c.Budget == check.BudgetNone && c.BackoffSetting != nil {
 		add(l, file, c.BackoffSetting.Range, diag.WF315, "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add `Retries = 2` (three windows) or remove the `Backoff`")
 	}
 	// WF310: members that can never have an effect.

@@ -88,12 +88,12 @@ func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) erro
 		js := jsonSchedule{
 			File: c.File, Line: c.Pos.Line, Column: c.Pos.Column,
 			Workflow: c.Workflow, State: c.State, Slot: c.Slot,
-			Consumer: "milestone", Kind: c.Kind, Name: c.Name,
+			Consumer: "milestone", Kind: c.Kind.String(), Name: c.Name,
 			Policy:   jsonPolicy{Shape: s.Shape.String(), IntervalMS: ms(s.Interval), Jitter: jitterFloat(s.Jitter)},
-			Attempts: s.Attempts, Budget: s.Budget, Truncated: s.Truncated,
+			Attempts: s.Attempts, Budget: s.Budget.String(), Truncated: s.Truncated,
 			GivesUpMS: ms(s.GivesUp), GivesUpLatestMS: ms(s.GivesUpLatest),
 		}
-		if c.Step {
+		if c.IsStep() {
 			js.Consumer = "step"
 		} else {
 			w := ms(s.Window)
@@ -121,7 +121,7 @@ func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) erro
 // Place names a consumer: `JobFlow › Running › Worker › Finished`, or
 // `Fulfilment › Placed › Workflow.Once("capture-payment")` for a step.
 func Place(c *check.Consumer) string {
-	if c.Step {
+	if c.IsStep() {
 		return fmt.Sprintf("%s › %s › Workflow.Once(%q)", c.Workflow, c.State, c.Name)
 	}
 	return fmt.Sprintf("%s › %s › %s › %s", c.Workflow, c.State, c.Slot, c.Kind)
@@ -133,7 +133,7 @@ func PolicyWords(s *Schedule) string {
 	var b strings.Builder
 	switch s.Shape {
 	case check.ShapeNone:
-		if s.Consumer.Step {
+		if s.Consumer.IsStep() {
 			return "none: a failed step is not retried"
 		}
 		return "none: the next window opens as soon as one passes"
@@ -165,9 +165,9 @@ func BudgetWords(s *Schedule) string {
 	n := s.Attempts
 	w := check.CountAttempts(n, "the first")
 	switch s.Budget {
-	case "Retries":
+	case check.BudgetRetries:
 		w += fmt.Sprintf(" (`Retries = %d`)", n-1)
-	case "MaxAttempts":
+	case check.BudgetMaxAttempts:
 		w += fmt.Sprintf(" (`.MaxAttempts(%d)`)", n)
 	}
 	return w
@@ -209,10 +209,10 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			b.WriteByte('\n')
 		}
 		c := s.Consumer
-		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", Place(c), diag.Escape(c.File), c.Pos.Line, c.Pos.Column)
+		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", diag.Escape(Place(c)), diag.Escape(c.File), c.Pos.Line, c.Pos.Column)
 		fmt.Fprintf(&b, "  policy    %s\n", PolicyWords(s))
 		fmt.Fprintf(&b, "  budget    %s\n", BudgetWords(s))
-		if c.Step {
+		if c.IsStep() {
 			if s.Duration > 0 {
 				fmt.Fprintf(&b, "  attempt   takes %s\n", check.FormatTicks(s.Duration))
 			}

@@ -59,7 +59,7 @@ type Schedule struct {
 	HasCap   bool
 	Jitter   *big.Rat // nil or 0: no jitter
 	Attempts int64
-	Budget   string
+	Budget   check.Budget
 	Window   Ticks // milestones only
 	// Duration is what one attempt takes: the window, or --attempt-duration.
 	Duration Ticks
@@ -212,7 +212,7 @@ func (f *lintFacts) record(w *waits, j int64, nom, lo, hi *big.Rat, jitter bool)
 func ratTicks(t Ticks) *big.Rat { return new(big.Rat).SetInt64(t) }
 
 func lowerOne(c *check.Consumer, opt Options) *Schedule {
-	s := &Schedule{Consumer: c, Attempts: c.Attempts, Budget: string(c.Budget)}
+	s := &Schedule{Consumer: c, Attempts: c.Attempts, Budget: c.Budget}
 	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1)}
 	if p := c.Policy; p != nil {
 		s.Shape, s.Interval = p.Shape, p.Interval
@@ -227,7 +227,7 @@ func lowerOne(c *check.Consumer, opt Options) *Schedule {
 			w.hi = new(big.Rat).Add(big.NewRat(1, 1), p.Jitter)
 		}
 	}
-	if c.Step {
+	if c.IsStep() {
 		s.Duration = opt.AttemptDuration
 	} else {
 		s.Window = c.Window

@@ -106,13 +106,13 @@ func TestSection1Example(t *testing.T) {
 	if diff := cmp.Diff([]int64{0, 600000, 1500000}, msList(s.Timeline)); diff != "" {
 		t.Errorf("windows open (-want +got):\n%s", diff)
 	}
-	if s.GivesUp != 30*timespan.TicksPerMinute || s.Budget != "MaxAttempts" || s.Attempts != 3 {
+	if s.GivesUp != 30*timespan.TicksPerMinute || s.Budget != check.BudgetMaxAttempts || s.Attempts != 3 {
 		t.Errorf("gives up %s, budget %s %d", timespan.Format(s.GivesUp), s.Budget, s.Attempts)
 	}
 	// The same policy written the other way round (seed 000): Retries = 2.
 	r := lower(t, milestoneProgram(`Within = TimeSpan.FromMinutes(5); Retries = 2;
         Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5));`), Options{})
-	if r.GivesUp != s.GivesUp || r.Attempts != 3 || r.Budget != "Retries" {
+	if r.GivesUp != s.GivesUp || r.Attempts != 3 || r.Budget != check.BudgetRetries {
 		t.Errorf("Retries = 2: gives up %s after %d attempts (%s)", timespan.Format(r.GivesUp), r.Attempts, r.Budget)
 	}
 }

@@ -221,7 +221,7 @@ var Codes = []Code{
 		"enum Size { Small, Large } /* sizes\n",
 		"enum Size { Small, Large } /* sizes */\n"},
 	{"WF003", Error, Syntax, ScopeDecl, "character that cannot start a token, invalid UTF-8, or NUL",
-		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `#` or `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too.",
+		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too. Other languages' forms are reported once each and read as what they mean: a `#` or `--` comment (comments are `//`; its words are skipped), a single-quoted string (strings use `\"`; the fix rewrites it), and a name with a letter outside ASCII (identifiers are ASCII letters, digits and `_`; reported at the name's first use in a file).",
 		"enum Size { Small, Large } # sizes\n",
 		"enum Size { Small, Large } // sizes\n"},
 	{"WF004", Error, Syntax, ScopeDecl, "malformed number, or int out of range",

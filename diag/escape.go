@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -15,28 +17,45 @@ import (
 // override could make a line read differently from what it is. This file
 // holds the one escaping every output goes through.
 
+// The runner reads a line as a command when it holds `##[` anywhere (the
+// legacy form), or when it starts with `::` after .NET's TrimStart, which
+// strips every Unicode white space. It compares culture-sensitively (ICU),
+// which skips ignorable code points, so `#` U+00AD `#[` counts as `##[`:
+// every ignorable is made visible too, and `##[` itself is broken up.
+
 // unsafeRune reports whether r must never reach an output raw: C0 controls
-// (tab included), DEL, C1 controls, the Unicode bidi controls and the line
-// and paragraph separators.
+// (tab included), DEL, C1 controls, the Unicode bidi controls, the line and
+// paragraph separators, and every other invisible code point an ICU
+// comparison ignores (format characters such as U+00AD and U+200B,
+// variation selectors, the other default ignorables).
 func unsafeRune(r rune) bool {
 	switch {
 	case r < 0x20, r >= 0x7f && r <= 0x9f:
 		return true
+	case r < 0xa0:
+		return false
 	case r == 0x061c, r == 0x200e, r == 0x200f, // arabic letter mark, LRM, RLM
 		r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
 		r >= 0x2066 && r <= 0x2069, // LRI, RLI, FSI, PDI
 		r == 0x2028, r == 0x2029:   // line and paragraph separators
 		return true
 	}
-	return false
+	return unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
+
+// legacyCommand is what the runner looks for anywhere in a line.
+const legacyCommand = "##["
+
+// legacyEscaped replaces the `##` of legacyCommand in text: the second `#`
+// shown as its escape.
+const legacyEscaped = `#\x23`
 
 // Escape returns s with every unsafe character made visible: `\n`, `\r`,
 // `\t`, `\x1b` for the other C0 controls and DEL, `\u0085` for C1 controls,
-// `\u202e` for bidi controls and separators, and `\xff` for a byte that is
-// not UTF-8. Anything else, backslashes included, is kept as it is (messages
-// quote escapes like `\\` on purpose). Safe text is returned unchanged,
-// without allocating.
+// `\u202e` for bidi controls, separators and ignorables, and `\xff` for a
+// byte that is not UTF-8; and `##[` as `#\x23[`. Anything else, backslashes
+// included, is kept as it is (messages quote escapes like `\\` on purpose).
+// Safe text is returned unchanged, without allocating.
 func Escape(s string) string {
 	i := firstUnsafe(s)
 	if i < 0 {
@@ -48,6 +67,9 @@ func Escape(s string) string {
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case r == '#' && strings.HasPrefix(s[i:], legacyCommand):
+			b.WriteString(legacyEscaped)
+			size = 2
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case r == '\n':
@@ -58,6 +80,8 @@ func Escape(s string) string {
 			b.WriteString(`\t`)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		case unsafeRune(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
@@ -74,7 +98,7 @@ func firstUnsafe(s string) int {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
+			if c < 0x20 || c == 0x7f || c == '#' && strings.HasPrefix(s[i:], legacyCommand) {
 				return i
 			}
 			i++
@@ -91,12 +115,12 @@ func firstUnsafe(s string) int {
 
 // EscapeLineStart escapes s like Escape and, because s starts a line of
 // output, also keeps it from reading as a workflow command: a text that
-// starts (after blanks) with `::` or `##[` gets a `./` in front, which
-// for a relative file name names the same file.
+// starts with `::` after white space (any Unicode white space, as .NET's
+// TrimStart strips) gets a `./` in front, which for a relative file name
+// names the same file.
 func EscapeLineStart(s string) string {
 	s = Escape(s)
-	t := strings.TrimLeft(s, " ")
-	if strings.HasPrefix(t, "::") || strings.HasPrefix(t, "##[") {
+	if strings.HasPrefix(strings.TrimLeftFunc(s, unicode.IsSpace), "::") {
 		return "./" + s
 	}
 	return s
@@ -116,16 +140,24 @@ type jsonWriter struct{ w io.Writer }
 
 func (j jsonWriter) Write(p []byte) (int, error) {
 	s := string(p)
-	if !strings.ContainsFunc(s, jsonUnsafe) {
+	if !strings.ContainsFunc(s, jsonUnsafe) && !strings.Contains(s, legacyCommand) {
 		return j.w.Write(p)
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if jsonUnsafe(r) {
+		switch {
+		case r == '#' && strings.HasPrefix(s[i:], legacyCommand):
+			// `##[` occurs only inside strings, where `\u0023` is `#`.
+			b.WriteString(`#\u0023`)
+			size = 2
+		case jsonUnsafe(r) && r > 0xffff: // a surrogate pair, as JSON spells it
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		case jsonUnsafe(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
-		} else {
+		default:
 			b.WriteString(s[i : i+size])
 		}
 		i += size

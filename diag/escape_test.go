@@ -13,17 +13,23 @@ import (
 
 func TestEscape(t *testing.T) {
 	tests := map[string]string{
-		"plain `x` \\n stays":   "plain `x` \\n stays",
-		"a\nb\rc\td":            `a\nb\rc\td`,
-		"\x1b[31mred\x07":       `\x1b[31mred\x07`,
-		"nul\x00 del\x7f":       `nul\x00 del\x7f`,
-		"c1 \u0085\u009b":       `c1 \u0085\u009b`,
-		"bidi \u202eevil\u202c": `bidi \u202eevil\u202c`,
-		"iso \u2066x\u2069":     `iso \u2066x\u2069`,
-		"marks \u200e\u200f":    `marks \u200e\u200f`,
-		"sep \u2028\u2029":      `sep \u2028\u2029`,
-		"bad \xff utf8":         `bad \xff utf8`,
-		"héllo 😀":               "héllo 😀",
+		"plain `x` \\n stays":      "plain `x` \\n stays",
+		"a\nb\rc\td":               `a\nb\rc\td`,
+		"\x1b[31mred\x07":          `\x1b[31mred\x07`,
+		"nul\x00 del\x7f":          `nul\x00 del\x7f`,
+		"c1 \u0085\u009b":          `c1 \u0085\u009b`,
+		"bidi \u202eevil\u202c":    `bidi \u202eevil\u202c`,
+		"iso \u2066x\u2069":        `iso \u2066x\u2069`,
+		"marks \u200e\u200f":       `marks \u200e\u200f`,
+		"sep \u2028\u2029":         `sep \u2028\u2029`,
+		"bad \xff utf8":            `bad \xff utf8`,
+		"héllo 😀":                  "héllo 😀",
+		"cmd ##[error]x":           `cmd #\x23[error]x`,
+		"###[x] #[ ## [":           `##\x23[x] #[ ## [`,
+		"soft #\u00ad#[x":          `soft #\u00ad#[x`,
+		"zw \u200b\u200d\ufeff":    `zw \u200b\u200d\ufeff`,
+		"vs \ufe0f tag \U000e0041": `vs \ufe0f tag \U000e0041`,
+		"nbsp \u00a0 kept":         "nbsp \u00a0 kept",
 	}
 	for in, want := range tests {
 		if got := Escape(in); got != want {
@@ -31,12 +37,14 @@ func TestEscape(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"::warning::x.wf":  "./::warning::x.wf",
-		"  ::error::x.wf":  "./  ::error::x.wf",
-		"##[error]x.wf":    "./##[error]x.wf",
-		"a::b.wf":          "a::b.wf",
-		"\n::warning::x":   `\n::warning::x`,
-		"dir/::warning::x": "dir/::warning::x",
+		"::warning::x.wf":          "./::warning::x.wf",
+		"  ::error::x.wf":          "./  ::error::x.wf",
+		"##[error]x.wf":            `#\x23[error]x.wf`,
+		"\u00a0\u3000::warning::x": "./\u00a0\u3000::warning::x",
+		"\u2003::error::x":         "./\u2003::error::x",
+		"a::b.wf":                  "a::b.wf",
+		"\n::warning::x":           `\n::warning::x`,
+		"dir/::warning::x":         "dir/::warning::x",
 	} {
 		if got := EscapeLineStart(in); got != want {
 			t.Errorf("EscapeLineStart(%q) = %q, want %q", in, got, want)
@@ -55,7 +63,7 @@ func TestEscapeNoAlloc(t *testing.T) {
 // TestJSONWriter: DEL, C1 and bidi controls leave as \u escapes and the
 // document decodes to the same text; the document's own line breaks stay.
 func TestJSONWriter(t *testing.T) {
-	in := "a\x7fb\u0085c\u202ed\u2066e\n\x1b"
+	in := "a\x7fb\u0085c\u202ed\u2066e\n\x1b ##[error]x \u00ad \U000e0041 ###[y"
 	var b bytes.Buffer
 	enc := json.NewEncoder(jsonWriter{&b})
 	enc.SetIndent("", "  ")
@@ -65,6 +73,9 @@ func TestJSONWriter(t *testing.T) {
 	out := b.String()
 	if strings.ContainsFunc(out, func(r rune) bool { return unsafeRune(r) && r != '\n' }) {
 		t.Errorf("raw control character in %q", out)
+	}
+	if strings.Contains(out, "##[") {
+		t.Errorf("a CI command in %q", out)
 	}
 	if strings.Count(out, "\n") != 3 {
 		t.Errorf("line breaks of the document changed: %q", out)

@@ -41,6 +41,11 @@ type SuppressOptions struct {
 	// an error may hide is not stale: the warning cannot be evaluated, and
 	// it returns when the error is fixed.
 	Scope func(ig Ignore, code ID) (r Range, ok bool)
+	// Exported says that a backend ran, so the codes of the Export phase
+	// (WF401–WF405) were looked for. Without it an ignore of such a code
+	// is not stale: `wfc check` does not run the export, and the ignore is
+	// for `wfc export`.
+	Exported bool
 }
 
 // ignoreCode is one code written in an ignore comment.
@@ -91,7 +96,7 @@ func Suppress(ds []Diagnostic, ignores []Ignore, opt SuppressOptions) []Diagnost
 	hidden := errorLines(ds)
 	for i, ig := range ignores {
 		out = append(out, staleIgnores(ig, codes[i], used[i], func(code ID) bool {
-			return hidden.within(ig, code, opt.Scope)
+			return !opt.Exported && code.Phase() == Export || hidden.within(ig, code, opt.Scope)
 		})...)
 	}
 	return out

@@ -266,10 +266,11 @@ func (r *textRenderer) preview(f Fix) (string, bool) {
 }
 
 // displayRunes splits a line into printable units, one per column: each
-// invalid byte, control character or bidi control becomes U+FFFD so the
-// output stays valid UTF-8, no escape sequence or reordering reaches the
-// terminal, and the underline stays aligned with the columns the lexer
-// counted.
+// invalid byte, control character, bidi control or ignorable becomes U+FFFD
+// so the output stays valid UTF-8, no escape sequence or reordering reaches
+// the terminal, and the underline stays aligned with the columns the lexer
+// counted. The second `#` of `##[` becomes U+FFFD too: a CI runner reads
+// `##[` anywhere in a line as a command (escape.go).
 func displayRunes(s string) []string {
 	out := make([]string, 0, len(s))
 	for i := 0; i < len(s); {
@@ -277,6 +278,9 @@ func displayRunes(s string) []string {
 		switch {
 		case c == '\t':
 			out = append(out, "\t")
+		case c == '#' && strings.HasPrefix(s[i:], legacyCommand):
+			out = append(out, "#", "\uFFFD")
+			size = 2
 		case c == utf8.RuneError && size == 1, unsafeRune(c):
 			out = append(out, "\uFFFD")
 		default:

@@ -135,7 +135,8 @@ var hostile = []struct {
 }{
 	{"WF002", "\"x\n"},
 	{"WF002", "a /*"}, // one unterminated comment swallows the rest: a single WF002
-	{"WF003", "# "},
+	{"WF003", "@ "},
+	{"WF003", "# x\n"},
 	// Bad bytes among enough text that the file is not taken as binary.
 	{"WF003", "\"\x00 and text\" "},
 	{"WF003", "\"\xff and text\" "},

@@ -184,6 +184,8 @@ type lx struct {
 	ignores      []diag.Ignore
 	comments     []Comment
 	lastTokLine  int // line of the last token, to tell trailing comments
+	// foreignNames are the names with non-ASCII letters reported so far.
+	foreignNames map[string]bool
 
 	reported        [len(lexCodes)]int        // diagnostics per code of lexCodes
 	firstUnreported [len(lexCodes)]diag.Range // where the first one not reported is
@@ -197,16 +199,18 @@ func (l *lx) errAt(start diag.Pos, code diag.ID, msg string) {
 
 // report adds a diagnostic of a code of lexCodes, up to MaxPerCode of them;
 // past that it only counts, for summarize.
-func (l *lx) report(code diag.ID, r diag.Range, msg string) {
+// It returns the diagnostic added (to attach fixes), or nil.
+func (l *lx) report(code diag.ID, r diag.Range, msg string) *diag.Diagnostic {
 	k := codeIndex(code)
 	l.reported[k]++
 	if l.reported[k] > MaxPerCode {
 		if l.reported[k] == MaxPerCode+1 {
 			l.firstUnreported[k] = r
 		}
-		return
+		return nil
 	}
 	l.diags = append(l.diags, diag.New(l.file, r, code, msg))
+	return &l.diags[len(l.diags)-1]
 }
 
 func codeIndex(code diag.ID) int {
@@ -334,6 +338,9 @@ func (l *lx) run() {
 				j++
 			}
 			l.advanceASCII(j - l.i)
+			if l.i < len(src) && src[l.i] >= utf8.RuneSelf && l.foreignIdent(start) {
+				continue
+			}
 			k := Ident
 			if keywords[src[start.Offset:l.i]] {
 				k = Keyword
@@ -343,6 +350,12 @@ func (l *lx) run() {
 			l.number()
 		case c == '"':
 			l.str()
+		case c == '#' || c == '-' && isDashComment(src, l.i):
+			l.foreignComment()
+		case c == '\'':
+			l.singleQuoted()
+		case c >= utf8.RuneSelf && isForeignLetter(src[l.i:]):
+			l.foreignIdent(l.pos())
 		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '/':
 			start := l.pos()
 			for l.i < len(src) && !isLineEnd(src[l.i]) {
@@ -628,6 +641,10 @@ func (l *lx) str() {
 // Unquote returns the value of a string literal's text (quotes included).
 // Bad escapes are kept as written; they have been reported already.
 func Unquote(text string) string {
+	if len(text) >= 2 && text[0] == '\'' && text[len(text)-1] == '\'' {
+		text = requote(text[1 : len(text)-1]) // reported (WF003); read as written with `"`
+		text = `"` + text + `"`
+	}
 	if len(text) >= 2 && text[len(text)-1] == '"' {
 		text = text[1 : len(text)-1]
 	} else if len(text) >= 1 {

@@ -67,11 +67,20 @@ func TestLexicalErrors(t *testing.T) {
 	}{
 		{"unterminated string", "x \"abc\ny", "WF002", 2, 3, "unterminated string", []string{"Ident:x@1:1", "String:\"abc@1:3", "Ident:y@2:1", "EOF:@2:2"}},
 		{"unterminated comment", "x /* abc", "WF002", 2, 4, "unterminated block comment", []string{"Ident:x@1:1", "EOF:@1:9"}},
-		{"bad char", "a # b", "WF003", 2, 3, "character `#`", []string{"Ident:a@1:1", "Ident:b@1:5", "EOF:@1:6"}},
+		{"bad char", "a @ b", "WF003", 2, 3, "character `@`", []string{"Ident:a@1:1", "Ident:b@1:5", "EOF:@1:6"}},
+		// Other languages' syntax: one diagnostic each, and lexing goes on
+		// as if the language's own form had been written.
+		{"hash comment", "a # workflow state\nb", "WF003", 2, 3, "comments are `//`", []string{"Ident:a@1:1", "Ident:b@2:1", "EOF:@2:2"}},
+		{"dash comment", "a -- on goto\nb", "WF003", 2, 4, "comments are `//`", []string{"Ident:a@1:1", "Ident:b@2:1", "EOF:@2:2"}},
+		{"dash dash value", "a --b", "", 0, 0, "", []string{"Ident:a@1:1", "Punct:-@1:3", "Punct:-@1:4", "Ident:b@1:5", "EOF:@1:6"}},
+		{"single quotes", "f('it\\'s')", "WF003", 2, 9, "strings are written with `\"`", nil},
+		{"lone single quote", "a ' b", "WF003", 2, 3, "character `'`", []string{"Ident:a@1:1", "Ident:b@1:5", "EOF:@1:6"}},
+		{"non-ASCII identifier", "Stüfe_2ä x", "WF003", 0, 10, "identifiers are ASCII letters, digits and `_`", []string{"Ident:Stüfe_2ä@1:1", "Ident:x@1:10", "EOF:@1:11"}},
 		{"single ampersand", "a & b", "WF003", 2, 3, "write `&&`", []string{"Ident:a@1:1", "Ident:b@1:5", "EOF:@1:6"}},
 		{"invalid utf8 run", "a \xff\xfe b", "WF003", 2, 4, "invalid UTF-8 byte 0xFF", []string{"Ident:a@1:1", "Ident:b@1:6", "EOF:@1:7"}},
 		{"NUL", "a\x00b", "WF003", 1, 2, "NUL byte", []string{"Ident:a@1:1", "Ident:b@1:3", "EOF:@1:4"}},
-		{"non-ASCII letter", "é", "WF003", 0, 2, "character `é`", []string{"EOF:@1:2"}},
+		{"non-ASCII letter", "é", "WF003", 0, 2, "identifiers are ASCII", []string{"Ident:é@1:1", "EOF:@1:2"}},
+		{"non-ASCII symbol", "€", "WF003", 0, 3, "character `€`", []string{"EOF:@1:2"}},
 		{"int out of range", "2147483648", "WF004", 0, 10, "out of range", []string{"Int:2147483648@1:1", "EOF:@1:11"}},
 		{"number into letters", "5s", "WF004", 0, 2, "TimeSpan.FromSeconds(5)", []string{"Int:5s@1:1", "EOF:@1:3"}},
 		{"two fractions", "1.2.3", "WF004", 0, 5, "malformed number", []string{"Decimal:1.2.3@1:1", "EOF:@1:6"}},
@@ -82,6 +91,15 @@ func TestLexicalErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := Lex("f.wf", tt.src)
+			if tt.code == "" {
+				if len(res.Diags) != 0 {
+					t.Fatalf("want no diagnostic, got %v", res.Diags)
+				}
+				if diff := cmp.Diff(tt.tokens, render(tt.src, res.Tokens)); diff != "" {
+					t.Errorf("tokens (-want +got):\n%s", diff)
+				}
+				return
+			}
 			if len(res.Diags) != 1 {
 				t.Fatalf("want 1 diagnostic, got %v", res.Diags)
 			}
@@ -166,4 +184,27 @@ func FuzzLex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestForeignSyntaxFixes: the fix of each other-language form writes the
+// language's own, and lexing the fixed text reports nothing.
+func TestForeignSyntaxFixes(t *testing.T) {
+	for src, want := range map[string]string{
+		`f('it\'s "x"')`: `f("it's \"x\"")`,
+		"a # note\nb":    "a // note\nb",
+		"a -- note\nb":   "a // note\nb",
+	} {
+		res := Lex("f.wf", src)
+		if len(res.Diags) != 1 || len(res.Diags[0].Fixes) != 1 {
+			t.Fatalf("%q: want one diagnostic with one fix, got %v", src, res.Diags)
+		}
+		e := res.Diags[0].Fixes[0].Edits[0]
+		got := src[:e.Range.Start.Offset] + e.NewText + src[e.Range.End.Offset:]
+		if got != want {
+			t.Errorf("%q fixed = %q, want %q", src, got, want)
+		}
+		if ds := Lex("f.wf", got).Diags; len(ds) != 0 {
+			t.Errorf("%q: the fixed text still reports %v", got, ds)
+		}
+	}
 }

@@ -35,6 +35,9 @@ func kindOf(c byte) int {
 func (fp *fileParser) bracketAt(i int) byte {
 	t := fp.toks[i]
 	if t.Kind != lexer.Punct || t.End-t.Off != 1 {
+		if isVirtualBrace(t) {
+			return '{'
+		}
 		return 0
 	}
 	switch c := fp.src[t.Off]; c {

@@ -221,6 +221,14 @@ func (cp *chunkParser) soft(es []softError) {
 		if e.Quote {
 			msg += "`" + ast.Compact(cp.file.Text(e.Range)) + "`"
 		}
-		cp.syntax(e.Range, msg)
+		if e.Fix == "" {
+			cp.syntax(e.Range, msg)
+			continue
+		}
+		if cp.reportable(e.Range) {
+			d := cp.diags.Add(cp.file.Name, e.Range, diag.WF001, msg)
+			d.Fixes = []diag.Fix{{Title: "write `" + e.Fix + "`", MachineApplicable: true,
+				Edits: []diag.Edit{{File: cp.file.Name, Range: e.Range, NewText: e.Fix}}}}
+		}
 	}
 }

@@ -79,7 +79,7 @@ func (cp *chunkParser) checkNesting(s span) bool {
 // ident returns token i as an identifier if it is one.
 func (cp *chunkParser) ident(i int) *ast.Ident {
 	if i < len(cp.toks) && cp.kind(i) == lexer.Ident {
-		return &ast.Ident{Range: cp.tokRange(i), Name: cp.text(i)}
+		return &ast.Ident{Range: cp.tokRange(i), Name: cp.word(i)}
 	}
 	return nil
 }

@@ -40,6 +40,8 @@ type softError struct {
 	Range diag.Range
 	Msg   string
 	Quote bool
+	// Fix, when set, replaces Range: a machine-applicable fix.
+	Fix string
 }
 
 // expectError is a syntax error whose expectation is known where it arises.
@@ -140,10 +142,16 @@ func (p *exprParser) binary(min int) (ast.Expr, error) {
 	}
 	for {
 		prec := precedence(p.lex.Peek())
+		if prec == 0 && min <= 3 && p.assignAsEquals() {
+			prec = 3
+		}
 		if prec < min {
 			return x, nil
 		}
 		op := p.next().Value
+		if op == "=" {
+			op = "=="
+		}
 		y, err := p.binary(prec + 1)
 		if y != nil {
 			x = &ast.Binary{Range: diag.Range{Start: x.Pos(), End: y.End()}, Op: op, X: x, Y: y}
@@ -154,9 +162,23 @@ func (p *exprParser) binary(min int) (ast.Expr, error) {
 		if prec == 3 && precedence(p.lex.Peek()) == 3 {
 			next := p.lex.Peek().Value
 			p.soft = append(p.soft, softError{y.Rng(),
-				"comparisons do not chain: `a " + op + " b " + next + " c` needs `&&`, as in `a " + op + " b && b " + next + " c`", false})
+				"comparisons do not chain: `a " + op + " b " + next + " c` needs `&&`, as in `a " + op + " b && b " + next + " c`", false, ""})
 		}
 	}
+}
+
+// assignAsEquals reports whether the next token is a `=` written for `==`:
+// no expression goes on with `=` (a setting's `=` follows its name, which
+// is not an expression), so `Role = "admin"` in a condition is a comparison
+// with C's or SQL's spelling. It is reported, with the fix, and read as `==`.
+func (p *exprParser) assignAsEquals() bool {
+	t := p.lex.Peek()
+	if !p.isPunct(t, "=") {
+		return false
+	}
+	r := diag.Range{Start: start(*t), End: end(*t)}
+	p.soft = append(p.soft, softError{Range: r, Msg: "`=` is not a comparison: to compare, write `==`", Fix: "=="})
+	return true
 }
 
 // unary parses prefix operators before a postfix expression.
@@ -244,7 +266,7 @@ func (p *exprParser) arg() (*ast.Arg, error) {
 	n, ok := first.(*ast.Name)
 	if !ok {
 		p.soft = append(p.soft, softError{diag.Range{Start: first.Pos(), End: first.End()},
-			"an argument label must be a plain name, as in `retry: …`; found ", true})
+			"an argument label must be a plain name, as in `retry: …`; found ", true, ""})
 		return &ast.Arg{Range: diag.Range{Start: v.Pos(), End: v.End()}, Value: v}, nil
 	}
 	return &ast.Arg{Range: diag.Range{Start: first.Pos(), End: v.End()}, Label: &ast.Ident{Range: n.Range, Name: n.Name}, Value: v}, nil

@@ -27,6 +27,10 @@ type fileParser struct {
 	// kw maps the index of a name that misspells a keyword to that keyword
 	// (keywords.go); nil in a file without one.
 	kw map[int]string
+	// names maps the index of a reserved word that stands where a name
+	// belongs to the name it is read as (reserved.go); nil in a file
+	// without one.
+	names map[int]string
 }
 
 // span is a half-open range of token indices [lo, hi).
@@ -40,6 +44,9 @@ func (fp *fileParser) endOfFile() diag.Pos {
 // text returns the source text of token i.
 func (fp *fileParser) text(i int) string {
 	t := fp.toks[i]
+	if t.Off == t.End && t.Kind == lexer.Punct {
+		return "{" // inserted by repairBraces
+	}
 	return fp.src[t.Off:t.End]
 }
 
@@ -49,7 +56,10 @@ func (fp *fileParser) is(i int, s string) bool {
 	if t.Kind == lexer.Ident && fp.kw != nil {
 		return fp.kw[i] == s
 	}
-	return (t.Kind == lexer.Punct || t.Kind == lexer.Keyword) && fp.src[t.Off:t.End] == s
+	if t.Kind == lexer.Keyword && fp.names != nil && fp.names[i] != "" {
+		return false
+	}
+	return (t.Kind == lexer.Punct || t.Kind == lexer.Keyword) && fp.text(i) == s
 }
 
 // kind is token i's kind, Keyword for a name that misspells one.
@@ -57,6 +67,9 @@ func (fp *fileParser) kind(i int) lexer.Kind {
 	k := fp.toks[i].Kind
 	if k == lexer.Ident && fp.kw != nil && fp.kw[i] != "" {
 		return lexer.Keyword
+	}
+	if k == lexer.Keyword && fp.names != nil && fp.names[i] != "" {
+		return lexer.Ident
 	}
 	return k
 }
@@ -66,6 +79,9 @@ func (fp *fileParser) word(i int) string {
 	if k := fp.keywordAt(i); k != "" {
 		return k
 	}
+	if fp.names != nil && fp.names[i] != "" {
+		return fp.names[i]
+	}
 	return fp.text(i)
 }
 
@@ -73,6 +89,9 @@ func (fp *fileParser) word(i int) string {
 func (fp *fileParser) keywordAt(i int) string {
 	switch t := fp.toks[i]; t.Kind {
 	case lexer.Keyword:
+		if fp.names != nil && fp.names[i] != "" {
+			return ""
+		}
 		return fp.src[t.Off:t.End]
 	case lexer.Ident:
 		if fp.kw != nil {

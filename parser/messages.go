@@ -31,8 +31,8 @@ func (cp *chunkParser) expectation(i int, s span, expect, what string) (want, af
 	atFirst := prev == s.lo // prev is the piece's first token
 	// Context the grammar alone cannot phrase well, most specific first.
 	switch {
-	case cp.kind(prev) == lexer.Keyword && keywordWants[ptext] != "":
-		want = keywordWants[ptext]
+	case cp.kind(prev) == lexer.Keyword && keywordWants[ptext].what != "":
+		want = keywordWants[ptext].what
 	case what == "enum":
 		return cp.enumExpectation(prev, s, want, after)
 	case what == "milestone item" && atFirst && isName:
@@ -73,20 +73,30 @@ func (cp *chunkParser) enumExpectation(prev int, s span, want, after string) (st
 	return want, after
 }
 
-// keywordWants says what follows each reserved word that takes a name or a block.
-var keywordWants = map[string]string{
-	"enum":      "the enum's name",
-	"entity":    "the entity's name",
-	"event":     "the event's name",
-	"subscribe": "the name of the event to wait for",
-	"on":        "the name of a subscribed event or its alias",
-	"goto":      "the name of a state",
-	"as":        "an alias name",
-	"default":   "`{`",
-	"security":  "`{`",
-	"allow":     "an operation (`read`, `create`, `update` or `delete`)",
-	"deny":      "an operation (`read`, `create`, `update` or `delete`)",
-	"when":      "a condition",
+// keywordWants says what follows each reserved word that takes a name or a
+// block. Name marks the words followed by a name: a reserved word there is
+// read as that name (reserved.go).
+var keywordWants = map[string]keywordWant{
+	"enum":      {"the enum's name", true},
+	"entity":    {"the entity's name", true},
+	"workflow":  {"the workflow's name", true},
+	"event":     {"the event's name", true},
+	"state":     {"the state's name", true},
+	"terminal":  {"the state's name", true},
+	"subscribe": {"the name of the event to wait for", true},
+	"on":        {"the name of a subscribed event or its alias", true},
+	"goto":      {"the name of a state", true},
+	"as":        {"an alias name", true},
+	"default":   {"`{`", false},
+	"security":  {"`{`", false},
+	"allow":     {"an operation (`read`, `create`, `update` or `delete`)", false},
+	"deny":      {"an operation (`read`, `create`, `update` or `delete`)", false},
+	"when":      {"a condition", false},
+}
+
+type keywordWant struct {
+	what string
+	name bool
 }
 
 // translateExpect turns participle's expectation into words, or "" when it

@@ -123,6 +123,8 @@ func newFileParser(f Source) *fileParser {
 	}
 	fp.file.Range = diag.Range{Start: diag.Pos{Line: 1, Column: 1}, End: fp.endOfFile()}
 	fp.diags.Items = res.Diags
+	fp.repairBraces()
+	fp.reservedNames()
 	fp.findMisspelledKeywords()
 	fp.chunks = fp.splitTop()
 	return fp

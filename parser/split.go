@@ -50,13 +50,34 @@ func (t *topSplit) cut(at int) {
 func (t *topSplit) keyword(i int) {
 	switch t.fp.word(i) {
 	case "enum", "workflow":
-		t.cut(i)
+		if t.open.depth() == 0 || t.fp.startsInside(i, t.lo) {
+			t.cut(i)
+		}
 	case "entity":
-		if !t.attrsOnly {
+		if !t.attrsOnly && (t.open.depth() == 0 || t.fp.startsInside(i, t.lo)) {
 			t.cut(i)
 		}
 		t.attrsOnly = false
 	}
+}
+
+// startsInside reports whether the declaration keyword at i, inside
+// brackets opened by the declaration that starts at lo, still starts the
+// next declaration (the one before lost its `}`): it begins its line, no
+// deeper than the declaration's first line, and a name follows it. A
+// keyword standing inside the block, by its place or its indentation,
+// starts nothing: it is a mistake inside the declaration, reported there.
+func (fp *fileParser) startsInside(i, lo int) bool {
+	return fp.beginsMember(i) && fp.toks[i].Col <= fp.indentOf(lo)
+}
+
+// beginsMember reports whether the member keyword at i, inside brackets
+// its member opened, starts the next member all the same (a `}` is
+// missing): it begins its line and a name follows it, as its production
+// needs. Members nest one level in their container, so their indentation
+// says less than a declaration's: one-line workflows are common.
+func (fp *fileParser) beginsMember(i int) bool {
+	return i > 0 && fp.toks[i].Line != fp.toks[i-1].Line && fp.isIdent(i+1)
 }
 
 // punct ends a declaration after a `;` or `}` that brings the depth to zero.
@@ -138,15 +159,15 @@ func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, i
 }
 
 // startsMember reports whether token i, inside a member, begins the next
-// one instead: a reserved word of starts, whatever the depth (a missing
-// `}`); or, where the member opened nothing still unclosed, a name or a
+// one instead: a reserved word of starts, at the member's level or, inside
+// brackets it opened, where beginsMember says a `}` is missing; or, where the member opened nothing still unclosed, a name or a
 // reserved word after a `)` (but `as`), or a name that starts its line
 // followed by `=` — a setting, since no value or statement continues that
 // way — so a missing `;` costs one diagnostic and loses nothing after it.
 func (fp *fileParser) startsMember(i int, open *brackets, starts func(string) bool) bool {
 	k := fp.kind(i)
 	if k == lexer.Keyword && starts != nil && starts(fp.word(i)) {
-		return true
+		return open.depth() == 0 || fp.beginsMember(i)
 	}
 	if open.depth() != 0 {
 		return false

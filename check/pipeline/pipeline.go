@@ -1,8 +1,10 @@
 // Package pipeline is wfc as a library: one call takes the sources of a
 // program and returns its syntax tree, every diagnostic (parsed, checked,
 // linted, suppressed by ignore comments, project settings applied, sorted)
-// and the lowered schedule tables. The command line, the tests and the
-// language server all go through Run, so they cannot disagree.
+// and the lowered schedule tables. The command line and the tests go
+// through Run; the language server calls its parts (RunParsed, Lower,
+// Finish) so that it can re-check part of a program, and ends in Finish as
+// Run does, so they cannot disagree.
 //
 // Run is safe for concurrent use: it keeps no state between calls and sets
 // nothing process-wide (memory limits and GC settings are the caller's).
@@ -28,6 +30,11 @@ type Options struct {
 	Lower codegen.Options
 	// Workers is the number of goroutines that parse; 0 means GOMAXPROCS.
 	Workers int
+	// Export is a backend run after lowering (`wfc export temporal`): its
+	// diagnostics (the Export phase, WF401–WF405) go through Finish with
+	// the others, so ignore comments and wfc.json apply to them too. It
+	// runs only when the program has no error. Nil runs none.
+	Export func(schedules []*codegen.Schedule) []diag.Diagnostic
 }
 
 // Result is everything Run found out about a program.
@@ -72,6 +79,13 @@ func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, sy
 	var lints []diag.Diagnostic
 	r.Schedules, lints = Lower(r.Checked, opt.Lower)
 	ds = append(ds, lints...)
+	if opt.Export != nil {
+		if errs, _ := diag.Counts(ds); errs == 0 {
+			ds = append(ds, opt.Export(r.Schedules)...)
+		} else {
+			opt.Export = nil // not run: its codes are not looked for
+		}
+	}
 	r.Diagnostics = Finish(prog, r.Sources, ds, opt)
 	return r
 }
@@ -100,7 +114,7 @@ func Finish(prog *ast.Program, sources diag.Sources, ds []diag.Diagnostic, opt O
 		order = append(order, f.Name)
 		ignores = append(ignores, f.Ignores...)
 	}
-	ds = diag.Suppress(ds, ignores, diag.SuppressOptions{Sources: sources, Scope: newScopes(prog).scope})
+	ds = diag.Suppress(ds, ignores, diag.SuppressOptions{Sources: sources, Scope: newScopes(prog).scope, Exported: opt.Export != nil})
 	if opt.Settings != nil {
 		ds = applySettings(ds, opt.Settings)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -177,13 +178,17 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		p := fixPlan{file: name, old: old, new: l.bytes[name], codes: codes[name]}
 		slices.Sort(p.codes)
 		if f.diff {
-			if _, err := io.WriteString(w, unifiedDiff(p.file, p.old, p.new)); err != nil {
+			if _, err := io.WriteString(w, guardUntrusted(unifiedDiff(p.file, p.old, p.new), os.Getenv)); err != nil {
 				return nil, fmt.Errorf("writing output: %w", err)
 			}
 			continue
 		}
-		if err := fsys.writeAtomic(p.file, p.new); err != nil {
-			l.notify(stderr, p.file, fmt.Sprintf("could not fix %s: %v; the file is unchanged", p.file, err))
+		if err := l.write(fsys, p.file, p.new); err != nil {
+			msg := fmt.Sprintf("could not fix %s: %v; the file is unchanged", p.file, err)
+			if errors.Is(err, errChanged) || errors.Is(err, errMoved) {
+				msg = fmt.Sprintf("not fixing %s: %v", p.file, err)
+			}
+			l.notify(stderr, p.file, msg)
 			l.replace(p.file, p.old)
 			changed = true
 			continue

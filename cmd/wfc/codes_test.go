@@ -12,13 +12,15 @@ import (
 )
 
 // analyzeSource checks one in-memory file.
-func analyzeSource(name, src string) *analysis {
-	l := &loaded{
+func analyzeSource(name, src string) *analysis { return analyze(loadedSource(name, src)) }
+
+// loadedSource is one source loaded as from a file.
+func loadedSource(name, src string) *loaded {
+	return &loaded{
 		sources: []parser.Source{{Name: name, Src: src}},
 		bytes:   diag.Sources{name: src},
 		order:   []string{name},
 	}
-	return analyze(l)
 }
 
 // TestCodeCatalogue: every code has an explanation whose wrong example

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/wfc-lang/wfc/diag"
@@ -20,4 +24,28 @@ func unifiedDiff(name, old, new string) string {
 		d, _ = udiff.ToUnified(from, to, old, []udiff.Edit{{Start: 0, End: len(old), New: new}}, udiff.DefaultContextLines)
 	}
 	return d
+}
+
+// guardUntrusted frames text that must be printed as it is (a diff of
+// source from a pull request) so that a GitHub Actions runner acts on none
+// of its lines: when GITHUB_ACTIONS=true it is printed between
+// `::stop-commands::TOKEN` and `::TOKEN::`, GitHub's documented way to
+// print untrusted text, with a random token the text cannot hold. Elsewhere
+// it is returned as it is.
+func guardUntrusted(text string, getenv func(string) string) string {
+	if getenv("GITHUB_ACTIONS") != "true" || text == "" {
+		return text
+	}
+	token := stopToken()
+	for strings.Contains(strings.ToLower(text), token) {
+		token = stopToken()
+	}
+	return "::stop-commands::" + token + "\n" + text + "::" + token + "::\n"
+}
+
+// stopToken is 128 random bits in hex.
+func stopToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/codegen/temporal"
 	"github.com/wfc-lang/wfc/diag"
 )
@@ -64,29 +66,44 @@ warning. See docs/temporal.md.`,
 	return cmd
 }
 
-// exportTemporal lowers a checked program and exports it; the diagnostics
-// are the export's WF4xx warnings, sorted.
-func exportTemporal(l *loaded, a *analysis) ([]*temporal.Entry, []diag.Diagnostic) {
-	es, ds := temporal.Export(a.schedules)
-	return es, diag.Sort(ds, l.order)
+// exportTemporal checks, lowers and exports the loaded program in one run
+// of the pipeline, so the export's warnings (WF401–WF405) go through its
+// last stage with the checker's: `// wfc:ignore` and wfc.json's `disable`
+// and `error` apply to them. It returns the entries, the program's own
+// diagnostics and the export's, each sorted; the export runs only when the
+// program has no error.
+func exportTemporal(l *loaded) (es []*temporal.Entry, program, export []diag.Diagnostic) {
+	a := analyzeWith(l, pipeline.Options{Export: func(s []*codegen.Schedule) []diag.Diagnostic {
+		var ds []diag.Diagnostic
+		es, ds = temporal.Export(s)
+		return ds
+	}})
+	for _, d := range a.diags {
+		if d.Code.Phase() == diag.Export {
+			export = append(export, d)
+		} else {
+			program = append(program, d)
+		}
+	}
+	return es, program, export
 }
 
 func runExportTemporal(f exportFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	l := load(args, stdin, f.stdinName, stderr)
 	defer limitMemory(l)()
-	a := analyze(l)
-	if errs, _ := diag.Counts(a.diags); errs > 0 {
-		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
+	applySettings(l, diag.Settings{}, stderr) // wfc.json can acknowledge a WF4xx
+	es, program, ds := exportTemporal(l)
+	if errs, _ := diag.Counts(program); errs > 0 {
+		if err := diag.WriteText(stderr, program, l.bytes, diag.TextOptions{}); err != nil {
 			return err
 		}
-		fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
+		fmt.Fprintln(stderr, diag.Summary(program, len(l.order)))
 		fmt.Fprintln(stderr, "wfc: the program has errors, so nothing is exported")
 		if l.failed {
 			return exitError{exitUsage}
 		}
 		return exitError{exitFound}
 	}
-	es, ds := exportTemporal(l, a)
 	if len(ds) > 0 {
 		if err := diag.WriteText(stderr, ds, l.bytes, diag.TextOptions{}); err != nil {
 			return err

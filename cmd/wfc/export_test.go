@@ -18,13 +18,11 @@ func isExportCode(code diag.ID) bool { return code.Phase() == diag.Export }
 // catalogueDiags is what TestCodeCatalogue runs an example through: the
 // checker, and for the export's codes the export of the checked program too.
 func catalogueDiags(code diag.ID, name, src string) []diag.Diagnostic {
-	a := analyzeSource(name, src)
 	if !isExportCode(code) {
-		return a.diags
+		return analyzeSource(name, src).diags
 	}
-	l := &loaded{order: []string{name}}
-	_, ds := exportTemporal(l, a)
-	return append(a.diags, ds...)
+	_, program, export := exportTemporal(loadedSource(name, src))
+	return append(program, export...)
 }
 
 // TestExportCodesScripted: every WF4xx code is exercised end to end by the
@@ -101,11 +99,7 @@ func FuzzExportTemporal(f *testing.F) {
 		default:
 			t.Fatalf("exit %d:\n%s", code, stderr.String())
 		}
-		a := analyzeSource("f.wf", src)
-		if errs, _ := diag.Counts(a.diags); errs > 0 {
-			return
-		}
-		_, ds := exportTemporal(&loaded{order: []string{"f.wf"}}, a)
+		_, _, ds := exportTemporal(loadedSource("f.wf", src))
 		for _, d := range ds {
 			r := d.Range
 			if r.Start.Offset < 0 || r.End.Offset > int32(len(src)) || r.End.Offset < r.Start.Offset {

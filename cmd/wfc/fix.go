@@ -146,25 +146,24 @@ func lineEnding(src string, at int) string {
 	return "\n"
 }
 
-// writeAtomic replaces path with data: a temporary file in the same
-// directory, synced, given the original's mode, owner and group, then renamed
-// over it. Through a symlink it replaces the link's target, so the link stays
-// a link. A read-only file, or one with other hard links (which a rename
-// would split from it), is refused. On any failure the original is untouched
+// writeAtomic replaces the file o was read from with data: a temporary
+// file in the same directory, synced, given the original's mode (setuid,
+// setgid and sticky bits included), owner and group, then renamed over it.
+// Through a symlink it replaces the link's target, so the link stays a link.
+// It refuses a read-only file, one with other hard links (which a rename
+// would split from it), one whose path no longer leads where it did or
+// leads out of the walked directory, and one that changed since it was read
+// (checked just before the rename). On any failure the original is untouched
 // and the temporary file removed.
-func (fsys fileSystem) writeAtomic(path, data string) (err error) {
-	target, err := filepath.EvalSymlinks(path)
+func (fsys fileSystem) writeAtomic(o origin, data string) (err error) {
+	info, err := o.where()
 	if err != nil {
-		return unwrapPathError(err)
-	}
-	info, err := os.Stat(target)
-	if err != nil {
-		return unwrapPathError(err)
+		return err
 	}
 	if err := replaceable(info); err != nil {
 		return err
 	}
-	tmp, err := fsys.createTemp(filepath.Dir(target), "."+filepath.Base(target)+".wfc-*")
+	tmp, err := fsys.createTemp(filepath.Dir(o.real), "."+filepath.Base(o.real)+".wfc-*")
 	if err != nil {
 		return err
 	}
@@ -183,13 +182,36 @@ func (fsys fileSystem) writeAtomic(path, data string) (err error) {
 	if err = keepOwner(tmp, info); err != nil {
 		return fmt.Errorf("cannot keep its owner and group: %w", unwrapPathError(err))
 	}
-	if err = tmp.Chmod(info.Mode().Perm()); err != nil {
+	if err = keepMode(tmp, info.Mode()); err != nil {
 		return err
 	}
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	return fsys.rename(tmp.Name(), target)
+	if err = o.unchanged(); err != nil {
+		return err
+	}
+	return fsys.rename(tmp.Name(), o.real)
+}
+
+// modeBits are the bits a replaced file keeps.
+const modeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// keepMode gives f the mode want, and checks that the setuid, setgid and
+// sticky bits held (the OS may drop them silently for a user who could not
+// set them): a file that would lose one is not replaced.
+func keepMode(f *os.File, want fs.FileMode) error {
+	if err := f.Chmod(want & modeBits); err != nil {
+		return err
+	}
+	got, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if got.Mode()&modeBits != want&modeBits {
+		return fmt.Errorf("cannot keep its mode %v (the copy got %v)", want&modeBits, got.Mode()&modeBits)
+	}
+	return nil
 }
 
 // replaceable refuses to replace a read-only file (even when root could) or

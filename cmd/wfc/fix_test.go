@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,19 +58,90 @@ func TestFailedWriteLeavesOriginal(t *testing.T) {
 	}
 }
 
+// loadOne loads the file at path, named on the command line.
+func loadOne(t *testing.T, path string) *loaded {
+	t.Helper()
+	var stderr bytes.Buffer
+	l := load([]string{path}, nil, "-", &stderr)
+	if l.failed || len(l.order) != 1 {
+		t.Fatalf("cannot load %s: %s", path, stderr.String())
+	}
+	return l
+}
+
+// TestAtomicWriteKeepsMode: the permission bits and the setuid, setgid and
+// sticky bits survive the replacement (the bits used to be dropped).
 func TestAtomicWriteKeepsMode(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "flow.wf")
-	if err := os.WriteFile(path, []byte("old"), 0o640); err != nil {
-		t.Fatal(err)
+	for _, mode := range []fs.FileMode{0o640, 0o755 | fs.ModeSetuid, 0o750 | fs.ModeSetgid, 0o644 | fs.ModeSticky, 0o777 | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky} {
+		t.Run(mode.String(), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "flow.wf")
+			if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(path, mode); err != nil {
+				t.Fatal(err)
+			}
+			if info, _ := os.Stat(path); info.Mode()&modeBits != mode {
+				t.Skipf("this OS does not let the test set %v", mode)
+			}
+			l := loadOne(t, path)
+			if err := l.write(osFS, l.order[0], "new"); err != nil {
+				t.Fatal(err)
+			}
+			info, _ := os.Stat(path)
+			got, _ := os.ReadFile(path)
+			if string(got) != "new" || info.Mode()&modeBits != mode {
+				t.Errorf("got %q mode %v, want mode %v", got, info.Mode(), mode)
+			}
+		})
 	}
-	if err := osFS.writeAtomic(path, "new"); err != nil {
-		t.Fatal(err)
+}
+
+// TestWriteKeepsAConcurrentEdit: a file saved (by an editor) after wfc read
+// it and before the rename is left as saved, whether the edit changes its
+// size, only its content, or neither its size nor its time.
+func TestWriteKeepsAConcurrentEdit(t *testing.T) {
+	edits := map[string]func(path string) error{
+		"longer":    func(p string) error { return os.WriteFile(p, []byte("old, edited"), 0o600) },
+		"same size": func(p string) error { return os.WriteFile(p, []byte("OLD"), 0o600) },
+		"same size and time": func(p string) error {
+			info, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(p, []byte("olD"), 0o600); err != nil {
+				return err
+			}
+			return os.Chtimes(p, info.ModTime(), info.ModTime())
+		},
 	}
-	info, _ := os.Stat(path)
-	got, _ := os.ReadFile(path)
-	if string(got) != "new" || info.Mode().Perm() != 0o640 {
-		t.Errorf("got %q mode %v", got, info.Mode())
+	for name, edit := range edits {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "flow.wf")
+			if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			l := loadOne(t, path)
+			saved, _ := os.ReadFile(path)
+			fsys := fileSystem{rename: os.Rename, createTemp: func(dir, pattern string) (*os.File, error) {
+				if err := edit(path); err != nil {
+					return nil, err
+				}
+				saved, _ = os.ReadFile(path)
+				return os.CreateTemp(dir, pattern)
+			}}
+			err := l.write(fsys, l.order[0], "new")
+			if !errors.Is(err, errChanged) {
+				t.Errorf("write = %v, want errChanged", err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != string(saved) {
+				t.Errorf("the edit was lost: %q, want %q", got, saved)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("temporary files left behind: %v", entries)
+			}
+		})
 	}
 }
 
@@ -122,4 +194,29 @@ func FuzzKeepLineEndings(f *testing.F) {
 			t.Errorf("a bare LF in %q (edit %d-%d %q of %q)", out, s, e, newText, src)
 		}
 	})
+}
+
+// TestGuardUntrusted: in a GitHub runner a diff body is framed by
+// stop-commands with a fresh random token, and stays byte for byte between
+// the frames; elsewhere it is printed as it is.
+func TestGuardUntrusted(t *testing.T) {
+	body := unifiedDiff("a.wf", "x\n", "::warning::x ##[error]y\n")
+	if got := guardUntrusted(body, func(string) string { return "" }); got != body {
+		t.Errorf("outside a runner the body changed: %q", got)
+	}
+	ci := func(k string) string {
+		if k == "GITHUB_ACTIONS" {
+			return "true"
+		}
+		return ""
+	}
+	got, again := guardUntrusted(body, ci), guardUntrusted(body, ci)
+	first, rest, _ := strings.Cut(got, "\n")
+	token := strings.TrimPrefix(first, "::stop-commands::")
+	if len(token) != 32 || strings.TrimSuffix(rest, "::"+token+"::\n") != body {
+		t.Errorf("not framed by stop-commands: %q", got)
+	}
+	if again == got {
+		t.Errorf("the token is not random")
+	}
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -75,16 +75,16 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 			continue
 		}
 		if f.list {
-			fmt.Fprintln(out, name)
+			fmt.Fprintln(out, diag.EscapeLineStart(name)) // a name may hold a line break or ESC
 		}
 		if f.diff {
-			out.WriteString(unifiedDiff(name, src, formatted))
+			out.WriteString(guardUntrusted(unifiedDiff(name, src, formatted), os.Getenv))
 		}
 		if f.check {
 			raise(exitFound)
 		}
 		if f.write && !isStdin {
-			if err := writeThrough(fsys, name, formatted); err != nil {
+			if err := l.write(fsys, name, formatted); err != nil {
 				notef(stderr, "cannot write %s: %v", name, err)
 				raise(exitUsage)
 			}
@@ -100,15 +100,4 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return exitError{status}
 	}
 	return nil
-}
-
-// writeThrough replaces the file name refers to, following symbolic links so
-// that the link stays a link and its target gets the new text. The write is
-// atomic and keeps the file's mode (see writeAtomic).
-func writeThrough(fsys fileSystem, name, data string) error {
-	target, err := filepath.EvalSymlinks(name)
-	if err != nil {
-		return unwrapPathError(err)
-	}
-	return fsys.writeAtomic(target, data)
 }

@@ -62,7 +62,7 @@ func runGraph(format graph.Format, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "wfc: the program has syntax errors, so it is not drawn")
 	} else if len(l.order) > 0 {
 		w := bufio.NewWriter(stdout)
-		in := graph.Input{Program: a.prog, Schedules: a.schedules, Diagnostics: a.result.Diags}
+		in := graph.Input{Program: a.result.Program, Schedules: a.schedules}
 		err := graph.Write(w, in, format)
 		if err == nil {
 			err = w.Flush()

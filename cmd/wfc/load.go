@@ -31,6 +31,9 @@ type loaded struct {
 	settings func(file string) diag.Settings
 	// fromStdin: one of the files is standard input.
 	fromStdin bool
+	// origins say, per file name, which file was read and where it may be
+	// written (origin.go).
+	origins map[string]origin
 }
 
 // replace swaps a file's text (after --fix) so the program can be re-checked.
@@ -81,18 +84,32 @@ func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *l
 			continue
 		}
 		if !info.IsDir() {
-			r.addFile(arg, false)
+			r.addNamed(arg)
 			continue
 		}
-		files := walkDir(arg, r.fail)
-		if len(files) == 0 {
-			r.fail(arg, "no .wf files under %s", arg)
-		}
-		for _, f := range files {
-			r.addFile(f, true)
-		}
+		r.walk(arg)
 	}
 	return r.l
+}
+
+// walk reads the *.wf files under dir, a tree that may come from anyone (a
+// pull request): it is walked where it resolves to, and a symbolic link in
+// it is read only when it resolves inside that directory (docs/limits.md).
+func (r *reader) walk(dir string) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		r.fail(dir, "cannot read %s: %v", dir, unwrapPathError(err))
+		return
+	}
+	files := walkDir(dir, root, r.fail, func(name, why string) {
+		notef(r.stderr, "skipping %s: %s", filepath.ToSlash(name), why)
+	})
+	if len(files) == 0 {
+		r.fail(dir, "no .wf files under %s", dir)
+	}
+	for _, f := range files {
+		r.addFile(f.name, f.real, root, f.link)
+	}
 }
 
 // reader is load's state: what it has read, by name and by identity.
@@ -119,11 +136,28 @@ func (r *reader) add(name string, b []byte) {
 	l.order = append(l.order, name)
 }
 
-// addFile reads a file unless the same file (device and inode) was read
-// already. A special file found by walking is skipped; a named one refused.
-func (r *reader) addFile(name string, walked bool) {
-	b, info, err := readFile(name)
-	if walked && errors.As(err, new(notRegularError)) {
+// addNamed reads a file named on the command line. A symbolic link is
+// followed wherever it leads (the user named it); the file it resolves to is
+// the one read, and the one --fix and fmt -w replace.
+func (r *reader) addNamed(name string) {
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		r.fail(name, "cannot read %s: %v", name, unwrapPathError(err))
+		return
+	}
+	r.addFile(name, real, "", false)
+}
+
+// addFile reads real, under name, unless the same file (device and inode)
+// was read already. within is the walked directory real was found in ("" for
+// a named file). A special file found by walking is skipped (and said so
+// when a link led to it); a named one refused.
+func (r *reader) addFile(name, real, within string, link bool) {
+	b, info, err := readFile(real)
+	if within != "" && errors.As(err, new(notRegularError)) {
+		if link {
+			notef(r.stderr, "skipping %s: %v", filepath.ToSlash(name), err)
+		}
 		return
 	}
 	if err != nil {
@@ -136,30 +170,85 @@ func (r *reader) addFile(name string, walked bool) {
 		}
 		r.ids[k] = true
 	}
-	r.add(filepath.ToSlash(name), b)
+	slashed := filepath.ToSlash(name)
+	if r.seen[slashed] {
+		return
+	}
+	r.add(slashed, b)
+	if r.l.origins == nil {
+		r.l.origins = map[string]origin{}
+	}
+	r.l.origins[slashed] = newOrigin(real, within, info, b)
 }
 
-// walkDir lists the *.wf files under dir, sorted.
-func walkDir(dir string, fail func(path, format string, a ...any)) []string {
-	var files []string
-	werr := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// walked is a file found by walking: the name it is reported under (below
+// the directory as given) and the file read (below where it resolves).
+type walked struct {
+	name, real string
+	link       bool // name is a symbolic link (to real)
+}
+
+// walkDir lists the *.wf files under dir, sorted; root is where dir
+// resolves to, and the directory actually walked. A symbolic link is listed
+// only when it resolves inside root; skip is told of every other.
+func walkDir(dir, root string, fail func(path, format string, a ...any), skip func(name, why string)) []walked {
+	var files []walked
+	werr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		name := filepath.Join(dir, mustRel(root, p))
 		if err != nil {
-			fail(p, "cannot read %s: %v", p, unwrapPathError(err))
+			fail(name, "cannot read %s: %v", name, unwrapPathError(err))
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !d.IsDir() && strings.HasSuffix(p, ".wf") {
-			files = append(files, p)
+		if d.IsDir() || !strings.HasSuffix(p, ".wf") {
+			return nil
 		}
+		real, link := p, d.Type()&fs.ModeSymlink != 0
+		if link {
+			var why string
+			if real, why = resolveWithin(p, root, dir); why != "" {
+				skip(name, why)
+				return nil
+			}
+		}
+		files = append(files, walked{name, real, link})
 		return nil
 	})
 	if werr != nil {
 		fail(dir, "cannot read %s: %v", dir, werr)
 	}
-	sort.Strings(files)
+	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	return files
+}
+
+// resolveWithin resolves the symbolic link p; why says why it is not read
+// when it does not resolve inside root (dir as the user gave it).
+func resolveWithin(p, root, dir string) (real, why string) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", "a symbolic link that cannot be resolved"
+	}
+	if !inside(real, root) {
+		return "", "a symbolic link that leads outside " + filepath.ToSlash(dir)
+	}
+	return real, ""
+}
+
+// inside reports whether path lies in the directory root (both resolved).
+func inside(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// mustRel is p relative to root, which p lies under (WalkDir's paths).
+func mustRel(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return rel
 }
 
 func unwrapPathError(err error) error {
@@ -247,13 +336,21 @@ type analysis struct {
 }
 
 // analyze parses, checks and lints the loaded files as one program, through
-// the library pipeline (the same call the language server makes).
+// pipeline.Run (the language server calls Run's parts, RunParsed, Lower and
+// Finish, so that it can re-check part of a program).
 // The schedules are lowered once, there, with the default options.
 func analyze(l *loaded) *analysis { return analyzeLowered(l, codegen.Options{}) }
 
 // analyzeLowered is analyze with the lowering options of `wfc schedule`
 // (attempt duration, draws, seed).
 func analyzeLowered(l *loaded, lower codegen.Options) *analysis {
-	r := pipeline.Run(context.Background(), l.sources, pipeline.Options{Settings: l.settings, Lower: lower})
+	return analyzeWith(l, pipeline.Options{Lower: lower})
+}
+
+// analyzeWith is analyze with pipeline options (the lowering's, a backend);
+// the settings are always the loaded files'.
+func analyzeWith(l *loaded, opt pipeline.Options) *analysis {
+	opt.Settings = l.settings
+	r := pipeline.Run(context.Background(), l.sources, opt)
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
 }

@@ -35,13 +35,12 @@ var Formats = []Format{Mermaid, DOT}
 
 // Input is what a graph is drawn from.
 type Input struct {
-	Program *ast.Program
+	// Program is the checked program's model: its workflows, their initial
+	// states and which states are unreachable (drawn dashed) come from it.
+	Program *check.Program
 	// Schedules are the lowered tables of the consumers whose policies are
 	// valid; a milestone or step without one is drawn without numbers.
 	Schedules []*codegen.Schedule
-	// Diagnostics are the checker's, before suppression: a state named by a
-	// WF201 (unreachable) is drawn dashed.
-	Diagnostics []diag.Diagnostic
 }
 
 // Write draws in to w in format f.
@@ -86,32 +85,17 @@ type edge struct {
 	off      int // the goto's byte offset, for source order
 }
 
-// key finds a consumer's schedule: the file and byte offset of the
-// milestone's kind or the step's call.
-type key struct {
-	file string
-	off  int
-}
-
 func build(in Input) *model {
-	scheds := map[key]*codegen.Schedule{}
+	scheds := map[*check.Consumer]*codegen.Schedule{}
 	for _, s := range in.Schedules {
-		scheds[key{s.Consumer.File, int(s.Consumer.Pos.Offset)}] = s
-	}
-	unreachable := map[key]bool{}
-	for _, d := range in.Diagnostics {
-		if d.Code == diag.WF201 {
-			unreachable[key{d.File, int(d.Range.Start.Offset)}] = true
-		}
+		scheds[s.Consumer] = s
 	}
 	m := &model{}
-	for _, f := range in.Program.Files {
-		for _, d := range f.Decls {
-			if w, ok := d.(*ast.Workflow); ok && w.Name != nil {
-				b := &builder{f: f, scheds: scheds, wf: &workflow{name: w.Name.Name}, byName: map[string]*state{}, index: len(m.workflows) + 1}
-				b.workflow(w, unreachable)
-				m.workflows = append(m.workflows, b.wf)
-			}
+	for _, mw := range in.Program.Workflows {
+		if w := mw.Decl; w.Name != nil {
+			b := &builder{scheds: scheds, wf: &workflow{name: w.Name.Name}, byName: map[string]*state{}, index: len(m.workflows) + 1}
+			b.workflow(mw)
+			m.workflows = append(m.workflows, b.wf)
 		}
 	}
 	return m
@@ -119,28 +103,37 @@ func build(in Input) *model {
 
 // builder builds one workflow's part of the model.
 type builder struct {
-	f      *ast.File
-	scheds map[key]*codegen.Schedule
-	wf     *workflow
-	byName map[string]*state
-	index  int // the workflow's number in the program, for unique ids
+	f      *ast.File // the workflow's file, for quoting source
+	scheds map[*check.Consumer]*codegen.Schedule
+	// consumers are the model's consumers of the workflow's milestones
+	// and steps, by their nodes, as the drawing walks the tree.
+	consumers map[ast.Node]*check.Consumer
+	wf        *workflow
+	byName    map[string]*state
+	index     int // the workflow's number in the program, for unique ids
 }
 
-func (b *builder) workflow(w *ast.Workflow, unreachable map[key]bool) {
-	for _, st := range w.States {
+func (b *builder) workflow(mw *check.Workflow) {
+	w := mw.Decl
+	b.f = w.File
+	b.consumers = map[ast.Node]*check.Consumer{}
+	for _, step := range mw.Steps {
+		b.consumers[step.Decl] = step.Consumer
+	}
+	for _, ms := range mw.States {
+		for _, sub := range ms.Subscriptions {
+			for _, m := range sub.Milestones {
+				b.consumers[m.Decl] = m.Consumer
+			}
+		}
+		st := ms.Decl
 		if st.Name == nil || b.byName[st.Name.Name] != nil {
 			continue // a duplicate (WF101) is drawn once
 		}
 		s := b.node(st.Name.Name)
 		s.kind = st.Kind
-		s.unreachable = unreachable[key{b.f.Name, int(st.Name.Range.Start.Offset)}]
-	}
-	for _, set := range w.Settings {
-		if set.Name != nil && set.Name.Name == "Initial" {
-			if n, ok := set.Value.(*ast.Name); ok && b.byName[n.Name] != nil {
-				b.byName[n.Name].initial = true
-			}
-		}
+		s.unreachable = ms.Reach == check.Unreachable
+		s.initial = ms == mw.Initial
 	}
 	for _, st := range w.States {
 		if st.Name == nil {
@@ -185,7 +178,7 @@ func (b *builder) subscription(from *state, sub *ast.Subscribe, named bool) {
 		if named && sub.Slot() != nil {
 			head = sub.Slot().Name + " " + head
 		}
-		if s := b.scheds[key{b.f.Name, int(m.Kind.Range.Start.Offset)}]; s != nil {
+		if s := b.scheds[b.consumers[m]]; s != nil {
 			numbers = ": " + windows(s)
 		}
 		for _, o := range m.Outcomes {
@@ -261,10 +254,10 @@ func (b *builder) step(on *state, st *ast.CallStmt) {
 	name := ast.Compact(b.f.Text(st.Call.Fun.Rng()))
 	if len(st.Call.Args) > 0 && st.Call.Args[0].Label == nil {
 		if lit, ok := st.Call.Args[0].Value.(*ast.StringLit); ok {
-			name = lit.Value
+			name = diag.Escape(lit.Value) // a line break in it shows as `\n`, not a new line
 		}
 	}
-	if s := b.scheds[key{b.f.Name, int(st.Call.Range.Start.Offset)}]; s != nil {
+	if s := b.scheds[b.consumers[st]]; s != nil {
 		if s.Attempts == 1 {
 			name += ": 1 attempt, not retried"
 		} else {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
 )
 
 // mermaidClasses are the Mermaid classes and their looks, in the order
@@ -77,11 +78,13 @@ func mermaidClassesOf(s *state) []string {
 	return out
 }
 
-// mermaidText makes text safe in a Mermaid label: characters the diagram
-// syntax gives a meaning to are written as entity codes (`#35;`).
+// mermaidText makes text safe in a Mermaid label: control, C1, bidi and
+// invisible characters are shown as escapes, as the text output shows them
+// (diag.Escape), and characters the diagram syntax gives a meaning to
+// (`&`, `#`, `\`…) are written as entity codes (`#35;`).
 func mermaidText(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range diag.Escape(s) {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9',
 			strings.ContainsRune(" _.,:/()–-·+*'", r), r > 0x7f && r != 0x2028 && r != 0x2029:
@@ -152,19 +155,27 @@ func dotNode(s *state) string {
 }
 
 // dotString quotes s as a DOT string; newlines become `\n` line breaks.
+// Each line is escaped as the text output is (diag.Escape: control, C1,
+// bidi and invisible characters shown as `\x1b`, `\u202e`…; NUL makes dot
+// fail and ESC breaks the SVG), and `&` is written `&amp;`: Graphviz
+// decodes entities in labels, so `&#8238;` would turn a label around.
 func dotString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n':
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
 			b.WriteString(`\n`)
-		case '\r':
-		default:
-			b.WriteRune(r)
+		}
+		for _, r := range diag.Escape(line) {
+			switch r {
+			case '"', '\\':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case '&':
+				b.WriteString("&amp;")
+			default:
+				b.WriteRune(r)
+			}
 		}
 	}
 	b.WriteByte('"')

@@ -111,7 +111,7 @@ func WriteJSON(w io.Writer, es []*Entry) error {
 		c := e.Schedule.Consumer
 		je := jsonEntry{File: c.File, Line: c.Pos.Line, Column: c.Pos.Column,
 			Workflow: c.Workflow, State: c.State, Slot: c.Slot, Consumer: "milestone",
-			Kind: c.Kind, Name: c.Name, RetryPolicy: e.RetryPolicy, Unsupported: e.Unsupported}
+			Kind: c.Kind.String(), Name: c.Name, RetryPolicy: e.RetryPolicy, Unsupported: e.Unsupported}
 		if e.Step {
 			je.Consumer = "step"
 			if e.NextRetryDelay {

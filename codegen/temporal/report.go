@@ -41,8 +41,8 @@ func (r *reporter) policyRange() diag.Range {
 func (r *reporter) consumerRange() diag.Range {
 	c := r.s.Consumer
 	end := c.Pos
-	end.Column += int32(len(c.Kind))
-	end.Offset += int32(len(c.Kind))
+	end.Column += int32(len(c.Kind.String()))
+	end.Offset += int32(len(c.Kind.String()))
 	return diag.Range{Start: c.Pos, End: end}
 }
 

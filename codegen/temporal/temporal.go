@@ -145,7 +145,7 @@ func Export(ss []*codegen.Schedule) ([]*Entry, []diag.Diagnostic) {
 
 func exportOne(l *diag.List, s *codegen.Schedule) *Entry {
 	c := s.Consumer
-	e := &Entry{Schedule: s, Step: c.Step, Attempts: s.Attempts, Window: s.Window,
+	e := &Entry{Schedule: s, Step: c.IsStep(), Attempts: s.Attempts, Window: s.Window,
 		Waits: Waits{Shape: s.Shape, Interval: s.Interval, Cap: s.Cap, HasCap: s.HasCap}}
 	r := &reporter{l: l, e: e, s: s}
 	retries := s.Attempts > 1 && s.Shape != check.ShapeNone
@@ -156,7 +156,7 @@ func exportOne(l *diag.List, s *codegen.Schedule) *Entry {
 	if retries && largest > MaxDurationTicks {
 		r.tooLong(r.policyRange(), fmt.Sprintf("the wait before attempt %d is %s", firstBeyond(e.Waits, s.Attempts), check.FormatTicks(largest)))
 	}
-	if !c.Step {
+	if !c.IsStep() {
 		if s.Window > MaxDurationTicks {
 			r.tooLong(r.consumerRange(), fmt.Sprintf("the window is %s", check.FormatTicks(s.Window)))
 		}

@@ -5,21 +5,22 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 )
 
 // What the language offers in each place (the grammar in docs/language.md).
 var (
-	topKeywords      = []string{"enum", "entity", "workflow"}
-	workflowItems    = []string{"Tracks", "Autostart", "Initial", "event", "state", "terminal", "terminal error"}
-	stateItems       = []string{"subscribe", "on"}
-	milestoneKinds   = []string{"Assigned", "Finished"}
-	milestoneSetting = []string{"Within", "Retries", "Backoff"}
-	outcomesOf       = map[string][]string{"Assigned": {"Exhausted", "Unassigned"}, "Finished": {"Exhausted", "Unfinished"}}
-	statements       = []string{"goto", "default", "Workflow.Once"}
-	factories        = []string{"Fixed", "Linear", "Exponential"}
-	policyMembers    = []string{"MaxAttempts", "Cap", "Jitter"}
-	timeSpanMethods  = []string{"FromMilliseconds", "FromSeconds", "FromMinutes", "FromHours", "FromDays", "Zero"}
+	topKeywords   = []string{"enum", "entity", "workflow"}
+	workflowItems = append(vocab.Names(vocab.WorkflowSettings), "event", "state", "terminal", "terminal error")
+	stateItems    = []string{"subscribe", "on"}
+	statements    = []string{"goto", "default", "Workflow.Once"}
+	// The language's vocabulary (package vocab), shared with the checker.
+	milestoneKinds   = vocab.MilestoneKinds()
+	milestoneSetting = vocab.Names(vocab.MilestoneSettings)
+	factories        = vocab.FactoryNames()
+	policyMembers    = vocab.MemberNames()
+	timeSpanMethods  = vocab.TimeSpanMembers()
 )
 
 // Completion offers what can stand at the cursor: keywords and settings of
@@ -91,11 +92,15 @@ func completions(ix *index, f *ast.File, src string, off int) ([]string, protoco
 	case h != nil:
 		return append(caseLabels(ix, w, st, h), statements...), protocol.CompletionItemKindKeyword
 	case ms != nil && ms.Kind != nil:
-		return append(append([]string{}, milestoneSetting...), outcomesOf[ms.Kind.Name]...), protocol.CompletionItemKindProperty
+		var outcomes []string
+		if k, ok := vocab.MilestoneOf(ms.Kind.Name); ok {
+			outcomes = k.Outcomes()
+		}
+		return append(append([]string{}, milestoneSetting...), outcomes...), protocol.CompletionItemKindProperty
 	case sub != nil:
 		return milestoneKinds, protocol.CompletionItemKindProperty
 	case st != nil && st.Kind == ast.TerminalError:
-		return []string{"Message"}, protocol.CompletionItemKindProperty
+		return vocab.Names(vocab.TerminalErrorSettings), protocol.CompletionItemKindProperty
 	case st != nil && st.Kind == ast.Terminal:
 		return nil, protocol.CompletionItemKindKeyword
 	case st != nil:

@@ -97,7 +97,7 @@ func consumerHead(sn *snapshot, c *check.Consumer) (diag.Range, bool) {
 		return diag.Range{}, false
 	}
 	s := int(c.Pos.Offset)
-	word := c.Kind
+	word := c.Kind.String()
 	if s+len(word) > len(src.src) || src.src[s:s+len(word)] != word {
 		return diag.Range{}, false
 	}
@@ -111,7 +111,7 @@ func scheduleMarkdown(s *codegen.Schedule) string {
 	f := check.FormatTicks
 	fmt.Fprintf(&b, "**%s**\n\n", codeSpan(codegen.Place(c))) // names are user text
 	fmt.Fprintf(&b, "- policy: %s\n- budget: %s\n", codegen.PolicyWords(s), codegen.BudgetWords(s))
-	if !c.Step {
+	if !c.IsStep() {
 		fmt.Fprintf(&b, "- window: %s each; the wait starts when a window passes\n", f(s.Window))
 	} else if s.Duration > 0 {
 		fmt.Fprintf(&b, "- attempt: takes %s\n", f(s.Duration))

@@ -1,0 +1,384 @@
+package check
+
+import (
+	"github.com/wfc-lang/wfc/ast"
+)
+
+// builder makes the model (model.go) from the tree and what the resolver
+// pass found (wfFacts, stFacts, the consumers): it resolves nothing again
+// and reports nothing, so a name means in the model what it meant to the
+// checks. It runs between the resolver pass and the rules, which read it.
+type builder struct {
+	c        *checker
+	p        *Program
+	enums    map[*ast.Enum]*Enum
+	entities map[*ast.Entity]*Entity
+}
+
+func (c *checker) buildModel() *Program {
+	b := &builder{c: c, p: &Program{Info: Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}},
+		enums: map[*ast.Enum]*Enum{}, entities: map[*ast.Entity]*Entity{}}
+	var workflows []*ast.Workflow
+	for _, f := range c.prog.Files {
+		if f.Overwhelmed {
+			continue
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.Enum:
+				b.enum(d)
+			case *ast.Entity:
+				e := &Entity{Decl: d}
+				b.entities[d] = e
+				b.p.Entities = append(b.p.Entities, e)
+				b.def(d.Name, e)
+			case *ast.Workflow:
+				workflows = append(workflows, d)
+			}
+		}
+	}
+	// Fields after every type is known, then the workflows.
+	for _, e := range b.p.Entities {
+		fields := make([]Field, len(e.Decl.Fields))
+		for i, f := range e.Decl.Fields {
+			fields[i] = Field{Entity: e, Decl: f, Type: b.typeOf(f.Type)}
+			e.Fields = append(e.Fields, &fields[i])
+			b.def(f.Name, &fields[i])
+		}
+	}
+	for _, w := range workflows {
+		b.workflow(w)
+	}
+	return b.p
+}
+
+func (b *builder) def(id *ast.Ident, o Object) {
+	if id != nil {
+		b.p.Info.Defs[id] = o
+	}
+}
+
+func (b *builder) use(id ast.Node, o Object) {
+	if id != nil && o != nil {
+		b.p.Info.Uses[id] = o
+	}
+}
+
+func (b *builder) enum(d *ast.Enum) {
+	e := &Enum{Decl: d}
+	b.enums[d] = e
+	b.p.Enums = append(b.p.Enums, e)
+	b.def(d.Name, e)
+	members := make([]EnumMember, len(d.Members))
+	e.Members = make([]*EnumMember, len(d.Members))
+	for i, m := range d.Members {
+		members[i] = EnumMember{Enum: e, Ident: m, Index: i}
+		e.Members[i] = &members[i]
+		b.def(m, &members[i])
+	}
+}
+
+// member returns the first member of e named name.
+func (e *Enum) member(name string) *EnumMember {
+	for _, m := range e.Members {
+		if m.Ident.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// typeOf resolves a type reference as the checker does (typeKnown,
+// enumOf): an ambiguous name resolves to nothing.
+func (b *builder) typeOf(t *ast.TypeRef) Type {
+	if t == nil || t.Name == nil {
+		return Type{}
+	}
+	ty := Type{Optional: t.Optional, Basic: basicNames[t.Name.Name]}
+	if ty.Basic != NotBasic || b.c.duplicated[t.Name.Name] {
+		return ty
+	}
+	switch d := b.c.decls[t.Name.Name].(type) {
+	case *ast.Enum:
+		ty.Enum = b.enums[d]
+		b.use(t.Name, ty.Enum)
+	case *ast.Entity:
+		ty.Entity = b.entities[d]
+		b.use(t.Name, ty.Entity)
+	}
+	return ty
+}
+
+// wfBuilder builds one workflow.
+type wfBuilder struct {
+	*builder
+	wc *wfCtx
+	w  *Workflow
+	// gotos are every goto of the workflow, resolved or not.
+	gotos []*Goto
+	steps []*Step
+}
+
+func (b *builder) workflow(d *ast.Workflow) {
+	w := &Workflow{Decl: d, states: map[string]*State{}}
+	b.p.Workflows = append(b.p.Workflows, w)
+	b.def(d.Name, w)
+	wc := b.c.wfFacts[d]
+	if wc == nil || wc.w != d {
+		wc = nil // a second workflow of the same tree (cannot happen today)
+	}
+	wb := &wfBuilder{builder: b, wc: wc, w: w}
+	if wc != nil {
+		wc.model = w
+	}
+	events := make([]Event, len(d.Events))
+	byEvent := map[string]*Event{}
+	for i, e := range d.Events {
+		events[i] = Event{Decl: e, Workflow: w, Params: wb.params(e.Params)}
+		w.Events = append(w.Events, &events[i])
+		b.def(e.Name, &events[i])
+		if wc != nil && wc.events[e.Name.Name] == e {
+			byEvent[e.Name.Name] = &events[i]
+		}
+	}
+	states := make([]State, len(d.States))
+	for i, s := range d.States {
+		states[i] = State{Decl: s, Workflow: w, Kind: s.Kind}
+		w.States = append(w.States, &states[i])
+		b.def(s.Name, &states[i])
+		if wc != nil && wc.states[s.Name.Name] == s {
+			w.states[s.Name.Name] = &states[i]
+		}
+	}
+	wb.settings(d)
+	for i := range states {
+		wb.state(&states[i], byEvent)
+	}
+	w.Steps = wb.steps
+	wb.reach()
+}
+
+// settings resolves `Initial`, `Tracks` and `Autostart`.
+func (wb *wfBuilder) settings(d *ast.Workflow) {
+	w, wc := wb.w, wb.wc
+	if wc != nil && wc.initialState != nil {
+		w.Initial = w.states[wc.initialState.Name.Name]
+		if wc.initialSetting != nil {
+			if n, ok := ast.Unparen(wc.initialSetting.Value).(*ast.Name); ok {
+				wb.use(n, w.Initial)
+			}
+		}
+	}
+	for _, s := range d.Settings {
+		if s.Name == nil || s.Value == nil {
+			continue
+		}
+		switch s.Name.Name {
+		case "Autostart":
+			if v, ok := ast.Unparen(s.Value).(*ast.BoolLit); ok {
+				w.Autostart = v.Value
+			}
+		case "Tracks":
+			if wc == nil || wc.tracked == nil || wc.tracks != s {
+				continue
+			}
+			w.TrackedEnum = wb.enums[wc.tracked]
+			sel, _ := ast.Unparen(s.Value).(*ast.Selector)
+			if sel == nil {
+				continue
+			}
+			if n, ok := sel.X.(*ast.Name); ok {
+				if ent, ok := wb.c.decls[n.Name].(*ast.Entity); ok {
+					e := wb.entities[ent]
+					wb.use(n, e)
+					for _, f := range e.Fields {
+						if f.Decl.Name.Name == sel.Sel.Name {
+							w.Tracked = f
+							wb.use(sel.Sel, f)
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func (wb *wfBuilder) params(ps *ast.Params) []*Param {
+	if ps == nil {
+		return nil
+	}
+	params := make([]Param, len(ps.List))
+	out := make([]*Param, len(ps.List))
+	for i, p := range ps.List {
+		params[i] = Param{Decl: p, Type: wb.typeOf(p.Type)}
+		out[i] = &params[i]
+		wb.def(p.Name, &params[i])
+	}
+	return out
+}
+
+func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
+	d := s.Decl
+	if e := wb.w.TrackedEnum; e != nil {
+		s.Member = e.member(d.Name.Name)
+	}
+	for _, set := range d.Settings {
+		if set.Name != nil && set.Name.Name == "Message" && d.Kind == ast.TerminalError {
+			if lit, ok := ast.Unparen(set.Value).(*ast.StringLit); ok {
+				s.Message = lit.Value
+			}
+		}
+	}
+	subs := make([]Subscription, len(d.Subscribes))
+	slots := map[string]*Subscription{}
+	bySub := map[*ast.Subscribe]*Subscription{}
+	for i, sd := range d.Subscribes {
+		sub := &subs[i]
+		*sub = Subscription{Decl: sd, State: s, Event: byEvent[sd.Event.Name], Slot: sd.Slot().Name}
+		s.Subscriptions = append(s.Subscriptions, sub)
+		bySub[sd] = sub
+		wb.use(sd.Event, sub.Event)
+		if sd.Alias != nil {
+			wb.def(sd.Alias, sub)
+		}
+		if _, dup := slots[sub.Slot]; !dup {
+			slots[sub.Slot] = sub
+		}
+		for _, md := range sd.Milestones {
+			sub.Milestones = append(sub.Milestones, wb.milestone(s, sub, md))
+		}
+	}
+	handlers := make([]Handler, len(d.Handlers))
+	for i, hd := range d.Handlers {
+		h := &handlers[i]
+		*h = Handler{Decl: hd, State: s, Subscription: slots[hd.Name.Name]}
+		if h.Subscription == nil && wb.wc != nil {
+			if f := wb.c.stFacts[d]; f != nil && f.meantSubs[hd] != nil {
+				h.Subscription = bySub[f.meantSubs[hd]]
+			}
+		} else if h.Subscription != nil {
+			wb.use(hd.Name, h.Subscription)
+		}
+		if h.Subscription != nil && h.Subscription.Handler == nil {
+			h.Subscription.Handler = h
+		}
+		if hd.Params != nil {
+			wb.params(hd.Params)
+		}
+		if wb.wc != nil && d.Kind == ast.Normal {
+			e, param := wb.c.handlerEnum(wb.wc, d, hd)
+			h.Enum, h.EnumParam = wb.enums[e], param
+		}
+		s.Handlers = append(s.Handlers, h)
+		h.Body = wb.block(s, h.Enum, hd.Body)
+	}
+}
+
+var milestoneKindOf = map[string]MilestoneKind{"Assigned": Assigned, "Finished": Finished}
+var outcomeKindOf = map[string]OutcomeKind{"Exhausted": Exhausted, "Unassigned": Unassigned, "Unfinished": Unfinished}
+
+func (wb *wfBuilder) milestone(s *State, sub *Subscription, d *ast.Milestone) *Milestone {
+	m := &Milestone{Decl: d, Subscription: sub, Kind: milestoneKindOf[d.Kind.Name], Consumer: wb.c.consumerAt[d]}
+	if m.Consumer != nil {
+		m.Consumer.Milestone = m
+	}
+	outcomes := make([]Outcome, len(d.Outcomes))
+	for i, od := range d.Outcomes {
+		k := outcomeKindOf[od.Name.Name]
+		if k != Exhausted && (m.Kind == Assigned) != (k == Unassigned) {
+			k = 0 // not this milestone's (WF117)
+		}
+		outcomes[i] = Outcome{Decl: od, Kind: k, Body: wb.block(s, nil, od.Body)}
+		m.Outcomes = append(m.Outcomes, &outcomes[i])
+	}
+	return m
+}
+
+// block builds a block's statements; enum is the handler's, for cases.
+func (wb *wfBuilder) block(s *State, enum *Enum, d *ast.Block) *Block {
+	if d == nil {
+		return nil
+	}
+	b := &Block{Decl: d, Stmts: make([]Stmt, 0, len(d.Stmts))}
+	for _, st := range d.Stmts {
+		switch st := st.(type) {
+		case *ast.Goto:
+			if st.Target == nil {
+				continue
+			}
+			g := &Goto{Decl: st, From: s, To: wb.w.states[st.Target.Name]}
+			wb.use(st.Target, g.To)
+			s.Transitions = append(s.Transitions, g)
+			wb.gotos = append(wb.gotos, g)
+			b.Stmts = append(b.Stmts, g)
+		case *ast.Case:
+			c := &Case{Decl: st}
+			if enum != nil && st.Label != nil {
+				c.Member = enum.member(st.Label.Name)
+				wb.use(st.Label, c.Member)
+			}
+			c.Body = wb.block(s, enum, st.Body)
+			b.Stmts = append(b.Stmts, c)
+		case *ast.Default:
+			b.Stmts = append(b.Stmts, &Default{Decl: st, Body: wb.block(s, enum, st.Body)})
+		case *ast.CallStmt:
+			if st.Body != nil {
+				step := &Step{Decl: st, State: s, Consumer: wb.c.consumerAt[st]}
+				if step.Consumer != nil {
+					step.Consumer.Step = step
+				}
+				wb.steps = append(wb.steps, step)
+				step.Body = wb.block(s, nil, st.Body)
+				b.Stmts = append(b.Stmts, step)
+				continue
+			}
+			name, _ := ast.DottedName(st.Call.Fun)
+			call := &Call{Decl: st, Fun: name, Args: make([]Arg, len(st.Call.Args))}
+			for i, a := range st.Call.Args {
+				call.Args[i].Value = a.Value
+				if a.Label != nil {
+					call.Args[i].Label = a.Label.Name
+				}
+			}
+			b.Stmts = append(b.Stmts, call)
+		}
+	}
+	return b
+}
+
+// reach works out which states a run can be in, when that is knowable:
+// the workflow parsed, its initial state resolved and is not terminal, and
+// every goto resolved. A duplicate state (WF101) stays ReachUnknown.
+func (wb *wfBuilder) reach() {
+	w := wb.w
+	if w.Decl.Bad || w.Initial == nil || w.Initial.Kind != ast.Normal {
+		return
+	}
+	for _, g := range wb.gotos {
+		if g.To == nil && g.From.Kind == ast.Normal {
+			return // a terminal state's gotos are WF116's, and go nowhere
+		}
+	}
+	w.ReachKnown = true
+	w.Initial.Reach = Reachable
+	queue := []*State{w.Initial}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if s.Kind != ast.Normal {
+			continue
+		}
+		for _, g := range s.Transitions {
+			if g.To.Reach != Reachable {
+				g.To.Reach = Reachable
+				queue = append(queue, g.To)
+			}
+		}
+	}
+	for _, s := range w.States {
+		if s.Reach != Reachable && w.states[s.Decl.Name.Name] == s {
+			s.Reach = Unreachable
+		}
+	}
+}

@@ -1,0 +1,325 @@
+package check
+
+import (
+	"github.com/wfc-lang/wfc/ast"
+)
+
+// The model: what a checked program means, built once by Check and read by
+// every tool after it (the rules, the lowering, the graph, the export, and
+// an interpreter), the way go/types is for Go tools. Every object points
+// back at its declaration in the tree (Decl), and every reference between
+// objects is a pointer, never a name to look up again.
+//
+// What a run needs is here: a workflow's Initial state, its States with
+// their Subscriptions (the Event waited for, the Milestones with their
+// Window, Attempts, Budget, Policy and Outcome blocks) and Handlers (the
+// Subscription handled, the enum parameter whose value picks a Case), and
+// the blocks' statements in order: Call (with its Args), Step (a durable
+// step, with its policy and body), Goto (with its target State), Case and
+// Default. Running a block runs its statements in order; a Case runs its
+// body when the handler's enum argument is its Member, and a Default when
+// no Case of the same block matched; a Goto ends the handler and moves the
+// run to its target.
+//
+// An object whose declaration had errors is still built as far as it
+// resolved: a reference that did not resolve is nil. A program with errors
+// is not meant to be run.
+
+// Program is the resolved program, in source order across files.
+type Program struct {
+	Enums     []*Enum
+	Entities  []*Entity
+	Workflows []*Workflow
+	// Info maps identifiers to the objects they define or use.
+	Info Info
+}
+
+// Info maps every name of the tree that names something to its object:
+// Defs the identifiers that declare one (an enum's name, a state's name, an
+// alias…), Uses the identifiers and name expressions (*ast.Ident,
+// *ast.Name) that refer to one (a `goto` target, `Initial`'s value, a type,
+// a subscribed event, a handler's name, a case label, `Tracks`' entity and
+// field). A name that did not resolve is in neither. A duplicate
+// declaration (WF101) defines its own object; uses resolve to the first.
+type Info struct {
+	Defs map[*ast.Ident]Object
+	Uses map[ast.Node]Object
+}
+
+// ObjectOf returns the object n defines or uses, or nil.
+func (in *Info) ObjectOf(n ast.Node) Object {
+	if id, ok := n.(*ast.Ident); ok {
+		if o, ok := in.Defs[id]; ok {
+			return o
+		}
+	}
+	return in.Uses[n]
+}
+
+// Object is a named thing of the program: *Enum, *EnumMember, *Entity,
+// *Field, *Workflow, *State, *Event, *Param, *Subscription (by its alias),
+// *Step.
+type Object interface {
+	// Name is the identifier that declares the object (for a Step, nil).
+	Name() *ast.Ident
+	object()
+}
+
+// Enum is an `enum` declaration.
+type Enum struct {
+	Decl    *ast.Enum
+	Members []*EnumMember // in source order, duplicates included
+}
+
+// EnumMember is one member of an enum.
+type EnumMember struct {
+	Enum  *Enum
+	Ident *ast.Ident
+	Index int // its position in Enum.Members
+}
+
+// Entity is an `entity` declaration.
+type Entity struct {
+	Decl   *ast.Entity
+	Fields []*Field
+}
+
+// Field is one field of an entity.
+type Field struct {
+	Entity *Entity
+	Decl   *ast.Field
+	Type   Type
+}
+
+// Basic is a built-in type.
+type Basic uint8
+
+// The built-in types; NotBasic is a declared type (an enum or an entity).
+const (
+	NotBasic Basic = iota
+	String
+	Int
+	Bool
+	Decimal
+	DateTime
+	TimeSpanType
+)
+
+var basicNames = map[string]Basic{"string": String, "int": Int, "bool": Bool, "decimal": Decimal, "DateTime": DateTime, "TimeSpan": TimeSpanType}
+
+// Type is a resolved type reference: a built-in, an enum or an entity. All
+// three are zero when the name did not resolve (WF102) or is ambiguous
+// (WF101).
+type Type struct {
+	Basic    Basic
+	Enum     *Enum
+	Entity   *Entity
+	Optional bool // written with `?`
+}
+
+// Workflow is a `workflow` declaration.
+type Workflow struct {
+	Decl *ast.Workflow
+	// Initial is the state a run starts in; nil if `Initial` is missing or
+	// did not resolve.
+	Initial *State
+	// Tracked is the field `Tracks` names, and TrackedEnum its enum; nil
+	// without `Tracks` or when it did not resolve.
+	Tracked     *Field
+	TrackedEnum *Enum
+	Autostart   bool
+	States      []*State // in source order, duplicates included
+	Events      []*Event
+	Steps       []*Step // every durable step, in source order
+	// ReachKnown says whether every State's Reach is known: the initial
+	// state resolved and is not terminal, every goto resolved, and nothing
+	// failed to parse.
+	ReachKnown bool
+	states     map[string]*State
+}
+
+// StateNamed returns the state that uses of name resolve to (the first
+// declared), or nil.
+func (w *Workflow) StateNamed(name string) *State { return w.states[name] }
+
+// Reach says whether a run can be in a state.
+type Reach uint8
+
+const (
+	ReachUnknown Reach = iota // errors make it unknowable
+	Reachable                 // some chain of goto leads to it from Initial
+	Unreachable               // none does (WF201)
+)
+
+// State is a `state`, `terminal` or `terminal error` declaration.
+type State struct {
+	Decl          *ast.State
+	Workflow      *Workflow
+	Kind          ast.StateKind
+	Subscriptions []*Subscription
+	Handlers      []*Handler
+	// Transitions are the state's gotos, in source order, in handlers,
+	// cases, defaults and outcomes alike.
+	Transitions []*Goto
+	Reach       Reach
+	// Member is the tracked enum's member the state stores, with `Tracks`.
+	Member *EnumMember
+	// Message is a terminal error state's `Message`, unquoted.
+	Message string
+}
+
+// Event is an `event` declaration.
+type Event struct {
+	Decl     *ast.Event
+	Workflow *Workflow
+	Params   []*Param
+}
+
+// Param is one parameter of an event or a handler.
+type Param struct {
+	Decl *ast.Param
+	Type Type
+}
+
+// Subscription is `subscribe Event(…) [as Alias] …` in a state.
+type Subscription struct {
+	Decl  *ast.Subscribe
+	State *State
+	// Event is nil when the event is not declared (WF104).
+	Event *Event
+	// Slot is what handlers name: the alias, else the event's name.
+	Slot       string
+	Milestones []*Milestone
+	// Handler is the handler that answers it, if any.
+	Handler *Handler
+}
+
+// MilestoneKind is `Assigned` or `Finished`.
+type MilestoneKind uint8
+
+const (
+	Assigned MilestoneKind = iota + 1 // the slot must be taken
+	Finished                          // the event must arrive
+)
+
+// OutcomeKind is what ends a milestone.
+type OutcomeKind uint8
+
+const (
+	Exhausted  OutcomeKind = iota + 1 // the policy's attempts are used up
+	Unassigned                        // Assigned's last window passed
+	Unfinished                        // Finished's last window passed
+)
+
+// Milestone is `Assigned { … }` or `Finished { … }` under a subscription.
+type Milestone struct {
+	Decl         *ast.Milestone
+	Subscription *Subscription
+	Kind         MilestoneKind // 0 when unknown (WF117)
+	Outcomes     []*Outcome
+	// Consumer is the milestone's policy consumer: its Window, Attempts,
+	// Budget and Policy, which codegen lowers into a schedule table. Nil
+	// when the kind is unknown.
+	Consumer *Consumer
+}
+
+// Outcome is an outcome block of a milestone.
+type Outcome struct {
+	Decl *ast.Outcome
+	Kind OutcomeKind // 0 when unknown or not the milestone's (WF117)
+	Body *Block
+}
+
+// Handler is `on Slot[(params)] { … }`.
+type Handler struct {
+	Decl  *ast.Handler
+	State *State
+	// Subscription is the one it answers (the one WF105 says is meant,
+	// when it names none); nil when none is known.
+	Subscription *Subscription
+	// Enum is the type of its first enum parameter, which its cases
+	// match, and EnumParam that parameter's name; nil without one.
+	Enum      *Enum
+	EnumParam string
+	Body      *Block
+}
+
+// Block is `{ statements }`.
+type Block struct {
+	Decl  *ast.Block
+	Stmts []Stmt
+}
+
+// Stmt is a statement of a block: *Goto, *Call, *Step, *Case or *Default.
+type Stmt interface{ stmt() }
+
+// Goto is `goto S;`.
+type Goto struct {
+	Decl *ast.Goto
+	From *State
+	To   *State // nil when the target is not a state (WF103)
+}
+
+// Call is a call statement `X.Y(args);`, an external effect.
+type Call struct {
+	Decl *ast.CallStmt
+	Fun  string // the dotted name, "" when it is not one
+	Args []Arg
+}
+
+// Arg is one argument of a call: its label (empty when unlabelled) and its
+// value, an expression of the tree.
+type Arg struct {
+	Label string
+	Value ast.Expr
+}
+
+// Step is a durable step `Workflow.Once("name", retry: p) { … }`.
+type Step struct {
+	Decl  *ast.CallStmt
+	State *State
+	// Consumer is its policy consumer (Name, Attempts, Budget, Policy).
+	Consumer *Consumer
+	Body     *Block
+}
+
+// Case is `Member { … }` in a handler.
+type Case struct {
+	Decl   *ast.Case
+	Member *EnumMember // nil when the label is not a member (WF109)
+	Body   *Block
+}
+
+// Default is `default { … }` in a handler.
+type Default struct {
+	Decl *ast.Default
+	Body *Block
+}
+
+func (*Goto) stmt()    {}
+func (*Call) stmt()    {}
+func (*Step) stmt()    {}
+func (*Case) stmt()    {}
+func (*Default) stmt() {}
+
+func (o *Enum) Name() *ast.Ident         { return o.Decl.Name }
+func (o *EnumMember) Name() *ast.Ident   { return o.Ident }
+func (o *Entity) Name() *ast.Ident       { return o.Decl.Name }
+func (o *Field) Name() *ast.Ident        { return o.Decl.Name }
+func (o *Workflow) Name() *ast.Ident     { return o.Decl.Name }
+func (o *State) Name() *ast.Ident        { return o.Decl.Name }
+func (o *Event) Name() *ast.Ident        { return o.Decl.Name }
+func (o *Param) Name() *ast.Ident        { return o.Decl.Name }
+func (o *Subscription) Name() *ast.Ident { return o.Decl.Slot() }
+func (o *Step) Name() *ast.Ident         { return nil }
+
+func (*Enum) object()         {}
+func (*EnumMember) object()   {}
+func (*Entity) object()       {}
+func (*Field) object()        {}
+func (*Workflow) object()     {}
+func (*State) object()        {}
+func (*Event) object()        {}
+func (*Param) object()        {}
+func (*Subscription) object() {}
+func (*Step) object()         {}

@@ -1,0 +1,140 @@
+package check_test
+
+import (
+	"testing"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+const modelSrc = `enum Decision { Approve, Reject }
+enum Stage { Review, Approved, Rejected, Lost }
+entity Job { Stage Stage; }
+workflow Flow {
+  Tracks = Job.Stage;
+  Initial = (Review);
+  Autostart = true;
+  event Decide(Decision d);
+  event Ping();
+  state Review {
+    subscribe Decide(Decision d) as Decided {
+      Finished {
+        Within = TimeSpan.FromHours(1);
+        Retries = 2;
+        Exhausted { goto Rejected; }
+      }
+    }
+    on Decided(Decision d) {
+      Approve { Workflow.Once("notify", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Mail.Send("ok", to: 1); } goto Approved; }
+      default { goto Rejected; }
+    }
+  }
+  terminal Approved { }
+  terminal error Rejected { Message = "no"; }
+  terminal Lost { }
+}
+`
+
+// TestModel: the model of a program holds what a run needs, every
+// reference a pointer, and Info maps names to the objects.
+func TestModel(t *testing.T) {
+	prog, syntax := parser.Parse([]parser.Source{{Name: "m.wf", Src: modelSrc}}, parser.Options{Workers: 1})
+	if len(syntax) > 0 {
+		t.Fatal(syntax[0].Message)
+	}
+	res := check.Check(prog)
+	p := res.Program
+	if len(p.Workflows) != 1 || len(p.Enums) != 2 || len(p.Entities) != 1 {
+		t.Fatalf("%d workflows, %d enums, %d entities", len(p.Workflows), len(p.Enums), len(p.Entities))
+	}
+	w := p.Workflows[0]
+	review := w.StateNamed("Review")
+	if w.Initial == nil || w.Initial != review {
+		t.Fatalf("Initial = (Review) resolves to %v", w.Initial)
+	}
+	if w.Tracked == nil || w.Tracked.Decl.Name.Name != "Stage" || w.TrackedEnum != p.Enums[1] || !w.Autostart {
+		t.Errorf("tracked %v enum %v autostart %v", w.Tracked, w.TrackedEnum, w.Autostart)
+	}
+	if review.Member == nil || review.Member.Ident.Name != "Review" {
+		t.Errorf("Review's tracked member: %v", review.Member)
+	}
+	if !w.ReachKnown || review.Reach != check.Reachable || w.StateNamed("Lost").Reach != check.Unreachable || w.StateNamed("Rejected").Reach != check.Reachable {
+		t.Errorf("reach: known %v, Review %v, Lost %v", w.ReachKnown, review.Reach, w.StateNamed("Lost").Reach)
+	}
+	if got := w.StateNamed("Rejected"); got.Kind != ast.TerminalError || got.Message != "no" {
+		t.Errorf("Rejected: %v %q", got.Kind, got.Message)
+	}
+	sub := review.Subscriptions[0]
+	if sub.Event != w.Events[0] || sub.Slot != "Decided" || sub.Handler != review.Handlers[0] {
+		t.Errorf("subscription: event %v slot %q handler %v", sub.Event, sub.Slot, sub.Handler)
+	}
+	m := sub.Milestones[0]
+	if m.Kind != check.Finished || m.Consumer == nil || m.Consumer.Milestone != m || m.Consumer.Kind != check.KindFinished ||
+		m.Consumer.Budget != check.BudgetRetries || m.Consumer.Attempts != 3 {
+		t.Errorf("milestone: %+v", m)
+	}
+	if len(m.Outcomes) != 1 || m.Outcomes[0].Kind != check.Exhausted {
+		t.Errorf("outcomes: %+v", m.Outcomes)
+	}
+	h := review.Handlers[0]
+	if h.Subscription != sub || h.Enum != p.Enums[0] || h.EnumParam != "d" {
+		t.Errorf("handler: %+v", h)
+	}
+	cs, ok := h.Body.Stmts[0].(*check.Case)
+	if !ok || cs.Member != p.Enums[0].Members[0] {
+		t.Fatalf("first statement: %#v", h.Body.Stmts[0])
+	}
+	step, ok := cs.Body.Stmts[0].(*check.Step)
+	if !ok || step.Consumer == nil || step.Consumer.Step != step || step.Consumer.Name != "notify" || step.Consumer.Budget != check.BudgetMaxAttempts || len(w.Steps) != 1 {
+		t.Fatalf("step: %#v", cs.Body.Stmts[0])
+	}
+	call, ok := step.Body.Stmts[0].(*check.Call)
+	if !ok || call.Fun != "Mail.Send" || len(call.Args) != 2 || call.Args[1].Label != "to" {
+		t.Errorf("call: %#v", step.Body.Stmts[0])
+	}
+	if g, ok := cs.Body.Stmts[1].(*check.Goto); !ok || g.To != w.StateNamed("Approved") || g.From != review {
+		t.Errorf("goto: %#v", cs.Body.Stmts[1])
+	}
+	if _, ok := h.Body.Stmts[1].(*check.Default); !ok {
+		t.Errorf("default: %#v", h.Body.Stmts[1])
+	}
+	if len(review.Transitions) != 3 {
+		t.Errorf("Review has %d transitions, want 3", len(review.Transitions))
+	}
+	// Info: the goto's target is a use of the state Approved, whose name
+	// defines it; the handler's name uses the subscription.
+	g := cs.Body.Stmts[1].(*check.Goto)
+	if p.Info.Uses[g.Decl.Target] != w.StateNamed("Approved") || p.Info.Defs[w.StateNamed("Approved").Decl.Name] != w.StateNamed("Approved") {
+		t.Errorf("Info: goto target %v", p.Info.Uses[g.Decl.Target])
+	}
+	if p.Info.ObjectOf(h.Decl.Name) != sub {
+		t.Errorf("Info: handler name %v", p.Info.ObjectOf(h.Decl.Name))
+	}
+	if p.Info.ObjectOf(cs.Decl.Label) != cs.Member {
+		t.Errorf("Info: case label %v", p.Info.ObjectOf(cs.Decl.Label))
+	}
+}
+
+// TestModelDuplicates: two workflows of the same name are two objects; a
+// duplicate state is its own object, and uses resolve to the first.
+func TestModelDuplicates(t *testing.T) {
+	src := `workflow W { Initial = A; event Go(); state A { subscribe Go(); on Go { goto A; } } state A { } }
+workflow W { Initial = A; event Go(); state A { subscribe Go(); on Go { goto A; } } }
+`
+	prog, _ := parser.Parse([]parser.Source{{Name: "d.wf", Src: src}}, parser.Options{Workers: 1})
+	p := check.Check(prog).Program
+	if len(p.Workflows) != 2 || p.Workflows[0] == p.Workflows[1] {
+		t.Fatalf("%d workflows", len(p.Workflows))
+	}
+	w0, w1 := p.Workflows[0], p.Workflows[1]
+	if p.Info.Defs[w0.Decl.Name] != w0 || p.Info.Defs[w1.Decl.Name] != w1 {
+		t.Errorf("each declaration defines its own workflow")
+	}
+	if len(w0.States) != 2 || w0.StateNamed("A") != w0.States[0] || w0.States[1].Reach != check.ReachUnknown {
+		t.Errorf("duplicate state: %+v", w0.States)
+	}
+	if w1.Initial != w1.States[0] || w1.States[0].Transitions[0].To != w1.States[0] {
+		t.Errorf("the second workflow resolves within itself")
+	}
+}

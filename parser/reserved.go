@@ -1,0 +1,91 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// A reserved word where a name belongs (`workflow.Once(…)` for
+// `Workflow.Once`, an event parameter named `state`) is found before any
+// parsing, like a misspelled keyword (keywords.go), reported once and from
+// then on read as a name (fileParser.names): the splitter does not cut a
+// declaration there and participle sees a name, so the statement or the
+// declaration it stands in parses and nothing after it cascades.
+//
+// A reserved word is read as a name where no keyword can stand:
+//   - before `.` or after it (`workflow.Once`, `x.state`): the capitalised
+//     form is suggested and read, since members and built-ins are
+//     capitalised;
+//   - before `(`, for a word that never takes `(` next (`state(…)`): the
+//     same;
+//   - after a type and before `,` `)` or `;` (`string state)`): a parameter
+//     or a field;
+//   - after a keyword that takes a name, and before the punctuation that
+//     follows that name (`event on(`, `goto default;`), first of all.
+
+// reservedNames records in fp.names every reserved word that stands where a
+// name belongs, and reports each.
+func (fp *fileParser) reservedNames() {
+	for i := 0; i < len(fp.toks)-1; i++ {
+		if fp.toks[i].Kind != lexer.Keyword {
+			continue
+		}
+		word := fp.text(i)
+		if word == "true" || word == "false" {
+			continue
+		}
+		role, capital := fp.nameRole(i, word)
+		if role == "" {
+			continue
+		}
+		fp.reportReserved(i, word, role, capital)
+	}
+}
+
+// nameRole says what name a reserved word at i stands for ("" when it is a
+// keyword there) and whether the capitalised form is meant.
+func (fp *fileParser) nameRole(i int, word string) (role string, capital bool) {
+	next, prev := i+1, i-1
+	switch {
+	case prev >= 0 && fp.toks[prev].Kind == lexer.Keyword && keywordWants[fp.text(prev)].name && fp.toks[next].Kind == lexer.Punct &&
+		strings.Contains("{(;,)", fp.text(next)):
+		return keywordWants[fp.text(prev)].what, false
+	case fp.isPunct(next, "."):
+		return "a name", true
+	case prev >= 0 && fp.isPunct(prev, "."):
+		return "a member name", true
+	case fp.isPunct(next, "(") && !takesParenNext[word]:
+		return "a name", true
+	case prev >= 0 && fp.toks[prev].Kind == lexer.Ident && fp.isPunct(next, ";"):
+		return "a field name", false
+	case prev >= 0 && fp.toks[prev].Kind == lexer.Ident && (fp.isPunct(next, ",") || fp.isPunct(next, ")")):
+		return "a parameter name", false
+	}
+	return "", false
+}
+
+// takesParenNext are the reserved words `(` may follow: `when (a || b)`,
+// and those whose `(` follows a name (`subscribe (…)` lacks the name). The
+// others never take `(`, so `state(…)` is a call of a name.
+var takesParenNext = map[string]bool{"when": true, "event": true, "subscribe": true, "on": true}
+
+// reportReserved reports the reserved word at i standing for a name and
+// records what it is read as.
+func (fp *fileParser) reportReserved(i int, word, role string, capital bool) {
+	if fp.names == nil {
+		fp.names = map[int]string{}
+	}
+	r := fp.tokRange(i)
+	if !capital {
+		fp.names[i] = word
+		fp.diags.Add(fp.file.Name, r, diag.WF001, "`"+word+"` is a reserved word and cannot be "+role+": choose another name")
+		return
+	}
+	cap := strings.ToUpper(word[:1]) + word[1:]
+	fp.names[i] = cap
+	d := fp.diags.Add(fp.file.Name, r, diag.WF001, "`"+word+"` is a reserved word and cannot be "+role+"; did you mean `"+cap+"`?")
+	d.Fixes = []diag.Fix{{Title: "replace `" + word + "` with `" + cap + "`",
+		Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: cap}}}}
+}
