@@ -140,7 +140,11 @@ func (fp *fileParser) extraCloseBraces(insertAfter map[int]bool) map[int]bool {
 				continue
 			}
 			o := stack[len(stack)-1]
-			if budget > 0 && !fp.beginsLine(i) && indent > o.indent && fp.beginsLine(i+1) && fp.toks[i+1].Col > o.indent &&
+			// Indentation speaks only for the last `{` of a line: when an
+			// outer block opened on the same line, a `}` level with that
+			// line may close either, so it proves nothing.
+			sharesLine := len(stack) > 1 && fp.toks[stack[len(stack)-2].tok].Line == fp.toks[o.tok].Line
+			if budget > 0 && !sharesLine && !fp.beginsLine(i) && indent > o.indent && fp.beginsLine(i+1) && fp.toks[i+1].Col > o.indent &&
 				!fp.isPunct(i+1, "}") {
 				end := fp.blockEnd(i, o.indent, n)
 				budget -= end - i
