@@ -252,28 +252,116 @@ func (t *text) apply(r protocol.Range, newText string, enc encoding) (*text, err
 
 // edit applies the changes of one didChange to a copy of a text: one copy
 // of the document and of its line index however many ranges the change
-// has (a copy per range made K ranges cost K documents). Each range is
-// spliced in place and the line index mended around it.
+// has (a copy per range made K ranges cost K documents).
+//
+// The copy is a gap buffer: the document is buf[:gs] + buf[ge:], and a
+// range is spliced at the gap, which moves to it first. Editors send the
+// ranges of one change in document order or its reverse (multi-cursor
+// edits, a rename's references), so the gap moves about the document's
+// length in all, not once per range. The line index is split the same
+// way: before holds the line starts up to the gap, as offsets; after the
+// ones past it, as distances from the document's end, which an edit before
+// them does not change — the nearest to the gap last, so moving the gap
+// moves starts from the end of one slice to the end of the other.
 type edit struct {
-	b     []byte
-	lines []int
-	fresh []int // scratch for mended line starts
+	buf           []byte
+	gs, ge        int
+	before, after []int
+	fresh         []int // scratch: starts found past the gap
 }
 
 func newEdit(t *text) *edit {
-	return &edit{b: []byte(t.src), lines: append([]int(nil), t.lines...)}
+	e := &edit{buf: []byte(t.src), gs: len(t.src), ge: len(t.src), before: append([]int(nil), t.lines...)}
+	return e
+}
+
+// n is the document's length.
+func (e *edit) n() int { return len(e.buf) - (e.ge - e.gs) }
+
+// at is the document's byte i.
+func (e *edit) at(i int) byte {
+	if i < e.gs {
+		return e.buf[i]
+	}
+	return e.buf[i+e.ge-e.gs]
+}
+
+// lineCount is the number of lines.
+func (e *edit) lineCount() int { return len(e.before) + len(e.after) }
+
+// lineStart is where line i starts.
+func (e *edit) lineStart(i int) int {
+	if i < len(e.before) {
+		return e.before[i]
+	}
+	return e.n() - e.after[len(e.after)-1-(i-len(e.before))]
+}
+
+// moveGap moves the gap to the document's offset p.
+func (e *edit) moveGap(p int) {
+	n := e.n()
+	switch {
+	case p < e.gs:
+		k := e.gs - p
+		copy(e.buf[e.ge-k:e.ge], e.buf[p:e.gs])
+		e.gs, e.ge = p, e.ge-k
+		for len(e.before) > 1 && e.before[len(e.before)-1] > p {
+			e.after = append(e.after, n-e.before[len(e.before)-1])
+			e.before = e.before[:len(e.before)-1]
+		}
+	case p > e.gs:
+		k := p - e.gs
+		copy(e.buf[e.gs:p], e.buf[e.ge:e.ge+k])
+		e.gs, e.ge = p, e.ge+k
+		for len(e.after) > 0 && n-e.after[len(e.after)-1] <= p {
+			e.before = append(e.before, n-e.after[len(e.after)-1])
+			e.after = e.after[:len(e.after)-1]
+		}
+	}
+}
+
+// grow makes the gap at least k bytes long, doubling the buffer so a
+// change's insertions cost linear time in all.
+func (e *edit) grow(k int) {
+	if e.ge-e.gs >= k {
+		return
+	}
+	size := max(2*len(e.buf), e.n()+k+64)
+	buf := make([]byte, size)
+	copy(buf, e.buf[:e.gs])
+	tail := len(e.buf) - e.ge
+	copy(buf[size-tail:], e.buf[e.ge:])
+	e.buf, e.ge = buf, size-tail
 }
 
 // text is the result (a second copy: strings are immutable).
-func (e *edit) text() *text { return &text{src: string(e.b), lines: e.lines} }
+func (e *edit) text() *text {
+	e.moveGap(e.n())
+	return &text{src: string(e.buf[:e.gs]), lines: append([]int(nil), e.before...)}
+}
 
-// offset is text.offset on the buffer.
+// offset is text.offset on the buffer. The gap moves to the line's start,
+// so the line is contiguous.
 func (e *edit) offset(p protocol.Position, enc encoding) (int, error) {
 	line := int(p.Line)
-	if line >= len(e.lines) {
-		return len(e.b), nil
+	if line >= e.lineCount() {
+		return e.n(), nil
 	}
-	return count(e.b, e.lines[line], lineEnd(e.b, e.lines, line), 0, p, enc)
+	start := e.lineStart(line)
+	end := e.n()
+	if line+1 < e.lineCount() {
+		end = e.lineStart(line + 1)
+		if end > start && e.at(end-1) == '\n' {
+			end--
+		}
+		if end > start && e.at(end-1) == '\r' {
+			end--
+		}
+	}
+	e.moveGap(start)
+	d := e.ge - e.gs
+	off, err := count(e.buf, start+d, end+d, 0, p, enc)
+	return off - d, err
 }
 
 // apply replaces the range r with s.
@@ -293,35 +381,39 @@ func (e *edit) apply(r protocol.Range, s string, enc encoding) error {
 	return nil
 }
 
-// splice replaces b[from:to] with s and mends the line index: the starts
-// that depend on the changed bytes — from the line before the one holding
-// from, to two bytes past the inserted text (a \r\n may have joined or
-// split) — are found again; the later ones move by the change in length.
+// splice replaces the document's bytes [from, to) with s and mends the
+// line index. A line starts at q after a \n, or after a \r that no \n
+// follows: it depends on the bytes q-1 and q only, so the starts to find
+// again are those in [from, from+len(s)+1] — [from, to+1] before the
+// change; the others keep their offset (before the change) or their
+// distance from the end (after it).
 func (e *edit) splice(from, to int, s string) {
-	delta := len(s) - (to - from)
-	oldLen := len(e.b)
-	if delta > 0 {
-		e.b = append(e.b, make([]byte, delta)...)
+	e.moveGap(from)
+	n := e.n()
+	for len(e.after) > 0 && n-e.after[len(e.after)-1] <= to+1 {
+		e.after = e.after[:len(e.after)-1]
 	}
-	copy(e.b[from+len(s):], e.b[to:oldLen])
-	e.b = e.b[:oldLen+delta]
-	copy(e.b[from:], s)
-
-	a := sort.Search(len(e.lines), func(i int) bool { return e.lines[i] > from }) - 1
-	head := max(a-1, 0) + 1 // lines[:head] stay
-	scanFrom := e.lines[head-1]
-	scanTo := min(len(e.b), from+len(s)+2)
-	e.fresh = lineStarts(e.b, e.fresh[:0], scanFrom, scanTo)
-	tail := sort.Search(len(e.lines), func(i int) bool { return e.lines[i] > to+2 })
-	moved := len(e.lines) - tail
-	n := head + len(e.fresh) + moved
-	if n > len(e.lines) {
-		e.lines = append(e.lines, make([]int, n-len(e.lines))...)
+	e.ge += to - from
+	for len(e.before) > 1 && e.before[len(e.before)-1] >= from {
+		e.before = e.before[:len(e.before)-1]
 	}
-	copy(e.lines[head+len(e.fresh):], e.lines[tail:tail+moved])
-	e.lines = e.lines[:n]
-	copy(e.lines[head:], e.fresh)
-	for i := head + len(e.fresh); i < n; i++ {
-		e.lines[i] += delta
+	e.grow(len(s))
+	copy(e.buf[e.gs:], s)
+	e.gs += len(s)
+	n = e.n()
+	e.fresh = e.fresh[:0]
+	for q := max(from, 1); q <= min(from+len(s)+1, n); q++ {
+		c := e.at(q - 1)
+		if c != '\n' && (c != '\r' || q < n && e.at(q) == '\n') {
+			continue
+		}
+		if q <= e.gs {
+			e.before = append(e.before, q)
+		} else {
+			e.fresh = append(e.fresh, q)
+		}
+	}
+	for i := len(e.fresh) - 1; i >= 0; i-- {
+		e.after = append(e.after, n-e.fresh[i])
 	}
 }
