@@ -69,6 +69,11 @@ type Machine struct {
 	ms             []*milestoneRun // the current state's milestones, in source order
 	taken          map[*check.Subscription]bool
 	visit          int // counts state entries, so a moved run's old work stops
+
+	// OnStmt, if set, is told of every statement that runs: a goto, a
+	// call, a step, and a case or default whose body runs. Coverage
+	// (wfc test --cover) counts with it.
+	OnStmt func(check.Stmt)
 }
 
 // NewMachine prepares a run of wf, one of res's workflows; res must have no
@@ -451,6 +456,20 @@ func (m *Machine) block(b *check.Block, f *frame, visit int) {
 	for _, st := range b.Stmts {
 		if m.visit != visit || m.ended {
 			return
+		}
+		if m.OnStmt != nil {
+			switch st := st.(type) {
+			case *check.Case:
+				if mem != nil && st.Member == mem {
+					m.OnStmt(st)
+				}
+			case *check.Default:
+				if !matched {
+					m.OnStmt(st)
+				}
+			default:
+				m.OnStmt(st)
+			}
 		}
 		switch st := st.(type) {
 		case *check.Goto:

@@ -20,12 +20,22 @@ var ErrHasErrors = errors.New("the program has errors and is not run")
 // or at a limit (a KStopped entry says which); it never runs forever,
 // because every deadline moves the clock forward or spends a window.
 func Run(res *check.Result, wf *check.Workflow, sc Scenario) (*Transcript, error) {
-	return RunWith(res, wf, nil, sc)
+	return RunWith(res, wf, sc, Options{})
 }
 
-// RunWith is Run with the program's schedules already lowered
-// (codegen.Lower with zero Options), for callers that run many scenarios.
-func RunWith(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedule, sc Scenario) (*Transcript, error) {
+// Options tune a run.
+type Options struct {
+	// Schedules are the program's schedules, already lowered
+	// (codegen.Lower with zero Options), for callers that run many
+	// scenarios; nil lowers them.
+	Schedules []*codegen.Schedule
+	// OnStmt, if set, is told of every statement that runs (Machine.OnStmt).
+	OnStmt func(check.Stmt)
+}
+
+// RunWith is Run with options.
+func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*Transcript, error) {
+	scheds := opt.Schedules
 	if hasErrors(res) {
 		return nil, ErrHasErrors
 	}
@@ -40,6 +50,7 @@ func RunWith(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedule, 
 	}
 	clk := &virtual{failures: sc.Failures}
 	m := NewMachine(res, wf, scheds, clk)
+	m.OnStmt = opt.OnStmt
 	if wf.Autostart {
 		m.Start(0)
 	}
