@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen/interp"
@@ -100,7 +101,7 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 		if delay > 0 {
 			delay -= time.Nanosecond
 		}
-		env.RegisterDelayedCallback(func() {
+		send := func() {
 			for _, a := range group {
 				switch a.Kind {
 				case interp.ActStart:
@@ -118,10 +119,18 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 			if last {
 				env.SignalWorkflow(SignalFinish, nil)
 			}
-		}, delay)
+		}
+		if delay == 0 {
+			// A callback registered now runs before the workflow's first
+			// task, which would then see every signal at once; one that
+			// registers the sending runs it after that task.
+			afterStart(env, send)
+			continue
+		}
+		env.RegisterDelayedCallback(send, delay)
 	}
 	if len(sc.Actions) == 0 {
-		env.RegisterDelayedCallback(func() { env.SignalWorkflow(SignalFinish, nil) }, 0)
+		afterStart(env, func() { env.SignalWorkflow(SignalFinish, nil) })
 	}
 	env.ExecuteWorkflow(wf.Decl.Name.Name, Input{Program: *p, Workflow: wf.Decl.Name.Name, Linger: true})
 	if !env.IsWorkflowCompleted() {
@@ -142,6 +151,31 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 		t.Fatal(err)
 	}
 	return &tr
+}
+
+// afterStart runs f at time 0 once the workflow has run its first task
+// (its query handler answers): signals sent before that would all reach
+// the workflow's first task at once, where their order across signal
+// names is lost.
+func afterStart(env *testsuite.TestWorkflowEnvironment, f func()) {
+	started := func() (ok bool) {
+		defer func() {
+			if recover() != nil {
+				ok = false // the environment has no workflow yet
+			}
+		}()
+		_, err := env.QueryWorkflow(QueryState)
+		return err == nil
+	}
+	var try func()
+	try = func() {
+		if !started() {
+			env.RegisterDelayedCallback(try, 0)
+			return
+		}
+		f()
+	}
+	env.RegisterDelayedCallback(try, 0)
 }
 
 // same runs sc in the reference interpreter and on Temporal and asserts

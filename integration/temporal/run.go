@@ -500,7 +500,10 @@ func (d *driver) loop() error {
 			}
 			continue
 		}
-		if has && (dl <= d.Now() || (d.timer != nil && d.due == dl && d.timer.IsReady())) {
+		// A deadline fires when the engine's time has reached it, compared
+		// exactly: Now rounds up to ticks, and what else is sent within
+		// the same tick must still come first.
+		if has && (d.reached(dl) || (d.timer != nil && d.due == dl && d.timer.IsReady())) {
 			d.stopTimer()
 			m.Fire()
 			continue
@@ -522,12 +525,21 @@ func (d *driver) loop() error {
 			tctx, cancel := workflow.WithCancel(d.ctx)
 			d.timer, d.due, d.cancel = workflow.NewTimer(tctx, at-workflow.Now(d.ctx).Sub(d.start)), dl, cancel
 		}
+		// Wait for something new: a signal or the timer. (Items already
+		// queued wait for the deadline before them.)
+		queued := len(d.queue)
 		if err := workflow.Await(d.ctx, func() bool {
-			return len(d.queue) > 0 || (d.timer != nil && d.timer.IsReady())
+			return len(d.queue) > queued || (d.timer != nil && d.timer.IsReady())
 		}); err != nil {
 			return err
 		}
 	}
+}
+
+// reached reports whether the engine's time is at or past tick t.
+func (d *driver) reached(t interp.Ticks) bool {
+	at, ok := tickDuration(t, d.in.Speedup)
+	return ok && workflow.Now(d.ctx).Sub(d.start) >= at
 }
 
 func (d *driver) stopTimer() {
