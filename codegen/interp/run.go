@@ -1,0 +1,144 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/timespan"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// ErrHasErrors is returned for a program with errors, which is never run.
+var ErrHasErrors = errors.New("the program has errors and is not run")
+
+// Run runs workflow wf of the checked program res against a scenario on a
+// virtual clock and returns its transcript. It never sleeps and is a pure
+// function of the program and the scenario. A run ends in a terminal state,
+// when a step gives up, when the scenario is over and no deadline is left,
+// or at a limit (a KStopped entry says which); it never runs forever,
+// because every deadline moves the clock forward or spends a window.
+func Run(res *check.Result, wf *check.Workflow, sc Scenario) (*Transcript, error) {
+	return RunWith(res, wf, sc, Options{})
+}
+
+// Options tune a run.
+type Options struct {
+	// Schedules are the program's schedules, already lowered
+	// (codegen.Lower with zero Options), for callers that run many
+	// scenarios; nil lowers them.
+	Schedules []*codegen.Schedule
+	// OnStmt, if set, is told of every statement that runs (Machine.OnStmt).
+	OnStmt func(check.Stmt)
+}
+
+// RunWith is Run with options.
+func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*Transcript, error) {
+	scheds := opt.Schedules
+	if hasErrors(res) {
+		return nil, ErrHasErrors
+	}
+	if len(sc.Actions) > MaxActions {
+		return nil, fmt.Errorf("the scenario has %d actions; at most %d are run", len(sc.Actions), MaxActions)
+	}
+	for i := 1; i < len(sc.Actions); i++ {
+		if sc.Actions[i].At < sc.Actions[i-1].At {
+			return nil, fmt.Errorf("the scenario's action %d (at %s) comes before the one before it (at %s): actions are in time order",
+				i+1, timespan.Format(sc.Actions[i].At), timespan.Format(sc.Actions[i-1].At))
+		}
+	}
+	clk := &virtual{failures: sc.Failures}
+	m := NewMachine(res, wf, scheds, clk)
+	m.OnStmt = opt.OnStmt
+	if wf.Autostart {
+		m.Start(0)
+	}
+	acts := sc.Actions
+	for !m.Ended() {
+		d, hasDeadline := m.NextDeadline()
+		if len(acts) > 0 && (!hasDeadline || acts[0].At <= d) {
+			a := acts[0]
+			acts = acts[1:]
+			clk.advance(a.At)
+			switch a.Kind {
+			case ActStart:
+				m.Start(a.At)
+			case ActSend:
+				m.Send(a.Event, a.Args, a.At)
+			case ActTake:
+				m.Take(a.Slot, a.At)
+			}
+			continue
+		}
+		if !hasDeadline {
+			break
+		}
+		clk.advance(d)
+		m.Fire()
+	}
+	// What is sent after the end is rejected, so the transcript shows it.
+	for _, a := range acts {
+		if m.Transcript() != nil && len(m.tr.Entries) >= MaxEntries-1 {
+			break
+		}
+		clk.advance(a.At)
+		switch a.Kind {
+		case ActStart:
+			m.Start(a.At)
+		case ActSend:
+			m.Send(a.Event, a.Args, a.At)
+		case ActTake:
+			m.Take(a.Slot, a.At)
+		}
+	}
+	m.Finish()
+	return m.Transcript(), nil
+}
+
+func hasErrors(res *check.Result) bool {
+	for _, d := range res.Diags {
+		if d.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// virtual is the virtual clock: it only moves forward, to the next thing
+// that falls due, and runs a step's attempts by adding the policy's waits.
+type virtual struct {
+	now      Ticks
+	failures map[*check.Step]Failure
+}
+
+func (v *virtual) Now() Ticks { return v.now }
+
+// advance moves the clock to t unless it is already past it (a step's
+// waits moved it on: what fell due meanwhile is handled now).
+func (v *virtual) advance(t Ticks) {
+	if t > v.now {
+		v.now = t
+	}
+}
+
+func (v *virtual) Call(Invocation) {}
+
+func (v *virtual) Step(s *check.Step, sched *codegen.Schedule, _ []Invocation) StepResult {
+	f := v.failures[s]
+	var res StepResult
+	for k := int64(1); k <= sched.Attempts; k++ {
+		if k > 1 {
+			v.now = satAdd(v.now, sched.WaitBefore(k))
+		}
+		res.Starts = append(res.Starts, v.now)
+		if !f.Always && k > f.Times {
+			res.OK = true
+			return res
+		}
+		if len(res.Starts) >= MaxEntries/4 {
+			break
+		}
+	}
+	return res
+}
