@@ -69,6 +69,7 @@ type Object interface {
 type Enum struct {
 	Decl    *ast.Enum
 	Members []*EnumMember // in source order, duplicates included
+	byName  map[string]*EnumMember
 }
 
 // EnumMember is one member of an enum.
@@ -164,7 +165,8 @@ type State struct {
 	Reach       Reach
 	// Member is the tracked enum's member the state stores, with `Tracks`.
 	Member *EnumMember
-	// Message is a terminal error state's `Message`, unquoted.
+	// Message is a terminal error state's `Message`, unquoted; without one,
+	// "ended in state X".
 	Message string
 }
 

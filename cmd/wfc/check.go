@@ -23,6 +23,7 @@ type checkFlags struct {
 	stdinName string
 	fix       bool
 	diff      bool
+	noCache   bool
 	settings  settingsFlags
 }
 
@@ -51,6 +52,7 @@ Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input) in diagnostics")
 	fl.BoolVar(&f.fix, "fix", false, "apply the fixes that need no human decision, in place, then report what remains")
 	fl.BoolVar(&f.diff, "diff", false, "with --fix: print the changes as a unified diff instead of writing them (what remains goes to stderr)")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the result cache ($WFC_CACHE, else the user cache directory)")
 	f.settings.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
@@ -77,6 +79,18 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	l := load(args, stdin, f.stdinName, stderr)
 	applySettings(l, over, stderr)
+	cc := openCheckCache(f, l, color)
+	var rec *recorder
+	if cc != nil {
+		if out, status, ok := cc.get(); ok {
+			if _, err := stdout.Write(out); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			return errOfStatus(status)
+		}
+		rec = &recorder{w: stdout, limit: recordLimit}
+		stdout = rec
+	}
 	defer limitMemory(l)()
 	a := analyze(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
@@ -101,7 +115,7 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	default:
 		err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{Color: color})
 		if err == nil {
-			_, err = fmt.Fprintln(w, diag.Summary(a.diags, len(l.order)))
+			err = writeSummary(w, a.diags, len(l.order))
 		}
 	}
 	if err == nil {
@@ -110,7 +124,11 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	return exitFor(l, a.diags, f.strict)
+	exit := exitFor(l, a.diags, f.strict)
+	if rec != nil && !rec.over {
+		cc.put(rec.buf, statusOf(exit))
+	}
+	return exit
 }
 
 // finishDiff ends `check --fix --diff`: the diff is on stdout (in w); what
@@ -127,7 +145,7 @@ func finishDiff(l *loaded, a *analysis, f checkFlags, w *bufio.Writer, stderr io
 	if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{Color: color}); err != nil {
 		return err
 	}
-	fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
+	writeSummary(stderr, a.diags, len(l.order))
 	return exitFor(l, a.diags, f.strict)
 }
 
@@ -245,4 +263,15 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 		return colorAuto(isTerminal(stdout), os.Getenv), nil
 	}
 	return false, fmt.Errorf("unknown --color %q: use auto, always or never", mode)
+}
+
+// writeSummary prints the summary line ("1 error, 0 warnings in 2
+// files"), except when no file was read: then the notes on standard error
+// say what went wrong, and "0 errors in 0 files" would only contradict them.
+func writeSummary(w io.Writer, ds []diag.Diagnostic, files int) error {
+	if files == 0 && len(ds) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintln(w, diag.Summary(ds, files))
+	return err
 }
