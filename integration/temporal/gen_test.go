@@ -261,6 +261,10 @@ func genScenario(r *rand.Rand, wf *check.Workflow) interp.Scenario {
 					v = interp.Value{Text: m.Ident.Name, Member: m}
 				case p.Type.Basic == check.Int:
 					v.Text = fmt.Sprint(r.IntN(1000))
+				case p.Type.Basic == check.Decimal:
+					v.Text = fmt.Sprintf("%d.%02d", r.IntN(100), r.IntN(100))
+				case p.Type.Basic == check.Bool:
+					v.Text = fmt.Sprint(r.IntN(2) == 0)
 				default:
 					v.Text = fmt.Sprintf("%q", fmt.Sprintf("s%d", r.IntN(10)))
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,7 +16,9 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/codegen/interp"
+	export "github.com/wfc-lang/wfc/codegen/temporal"
 )
 
 // errAttempt is the failure a scenario makes an attempt fail with.
@@ -280,5 +283,74 @@ func TestJobflowSameOnTemporal(t *testing.T) {
 		"nothing": nil,
 	} {
 		t.Run(name, func(t *testing.T) { same(t, p, c, wf, interp.Scenario{Actions: acts}) })
+	}
+}
+
+// runsExactly reports why the program's runs on Temporal cannot equal the
+// reference's, or "": a policy the export warns about (other than Linear,
+// which NextRetryDelay runs exactly, and jitter, which neither engine
+// draws), or more windows than a test should run (a step with a long
+// budget runs, but never fails every attempt).
+func runsExactly(c *compiled) string {
+	for _, e := range c.export {
+		for _, code := range e.Unsupported {
+			if code != export.CodeLinear && code != export.CodeJitter {
+				return fmt.Sprintf("%s at %s", code, codegen.Place(e.Schedule.Consumer))
+			}
+		}
+		if !e.Step && e.Attempts > 50 {
+			return fmt.Sprintf("%d attempts at %s", e.Attempts, codegen.Place(e.Schedule.Consumer))
+		}
+	}
+	return ""
+}
+
+// TestTestdataSameOnTemporal: every program under testdata that checks
+// clean runs three generated scenarios per workflow with the same
+// transcripts in the reference interpreter and on Temporal.
+func TestTestdataSameOnTemporal(t *testing.T) {
+	progs := programs(t)
+	keys := make([]string, 0, len(progs))
+	for k := range progs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	ran, skipped := 0, map[string]string{}
+	for _, key := range keys {
+		var srcs []Source
+		for _, s := range progs[key] {
+			if !strings.HasSuffix(s.Name, "_test.wf") {
+				srcs = append(srcs, Source{Name: s.Name, Text: s.Src})
+			}
+		}
+		p, err := NewProgram(srcs)
+		if err != nil {
+			continue // a program with errors never runs
+		}
+		c, _ := compile(srcs)
+		if why := runsExactly(c); why != "" {
+			skipped[key] = why
+			continue
+		}
+		for _, wf := range c.res.Program.Workflows {
+			if wf.Initial == nil || len(wf.Events) == 0 {
+				continue
+			}
+			r := rand.New(rand.NewPCG(uint64(len(key)), uint64(ran)))
+			for k := range 3 {
+				sc := genScenario(r, wf)
+				for st, f := range sc.Failures {
+					if s := c.export[st.Consumer]; s != nil && s.Attempts > 50 && (f.Always || f.Times >= 50) {
+						delete(sc.Failures, st)
+					}
+				}
+				t.Run(fmt.Sprintf("%s/%s/%d", key, wf.Decl.Name.Name, k), func(t *testing.T) { same(t, p, c, wf, sc) })
+				ran++
+			}
+		}
+	}
+	t.Logf("%d scenarios of testdata's programs; skipped: %v", ran, skipped)
+	if ran < 20 {
+		t.Errorf("only %d scenarios ran", ran)
 	}
 }
