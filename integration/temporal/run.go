@@ -229,9 +229,19 @@ func RegisterWorkflows(r WorkflowRegistry, p *Program) {
 	}
 }
 
+// MemoProgram is the memo field in which Start records the program's
+// hash, so that runs of one version of a program can be told from those
+// of another (`temporal workflow describe` shows it).
+const MemoProgram = "wfc.Program"
+
 // Start starts a run of p's workflow wf; opts are the client's options
-// (ID, TaskQueue, …).
+// (ID, TaskQueue, …). The program's hash goes into the run's memo.
 func Start(ctx context.Context, c client.Client, opts client.StartWorkflowOptions, p *Program, wf string, speedup int64) (client.WorkflowRun, error) {
+	memo := map[string]interface{}{MemoProgram: p.Hash}
+	for k, v := range opts.Memo {
+		memo[k] = v
+	}
+	opts.Memo = memo
 	return c.ExecuteWorkflow(ctx, opts, wf, Input{Program: *p, Workflow: wf, Speedup: speedup})
 }
 

@@ -267,6 +267,10 @@ func TestServer(t *testing.T) {
 		if count[enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED] != 2 || count[enumspb.EVENT_TYPE_TIMER_STARTED] < 2 || count[enumspb.EVENT_TYPE_TIMER_FIRED] < 1 {
 			t.Fatalf("want 2 signals, 2 timers started (window 1, the wait) and the first fired, got %v", count)
 		}
+		memo := h.Events[0].GetWorkflowExecutionStartedEventAttributes().GetMemo().GetFields()[MemoProgram]
+		if memo == nil || !strings.Contains(string(memo.GetData()), p.Hash) {
+			t.Fatalf("the run's memo does not hold the program's hash: %v", memo)
+		}
 		replay(t, p, h)
 	})
 
@@ -395,12 +399,22 @@ func generatedOnServer(t *testing.T, c client.Client) {
 		}()
 	}
 	wg.Wait()
-	events := 0
+	events, steps := 0, 0
 	for _, r := range results {
 		if r.h == nil {
 			continue
 		}
 		events += len(r.h.Events)
+		for _, e := range r.h.Events {
+			// Each step is the step activity, its ID the step's name, under
+			// the step's retry policy.
+			if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == StepActivity {
+				steps++
+				if !strings.HasPrefix(a.GetActivityId(), "st") || a.GetRetryPolicy().GetMaximumAttempts() < 1 {
+					t.Errorf("%s: step activity %q with retry policy %v", r.name, a.GetActivityId(), a.GetRetryPolicy())
+				}
+			}
+		}
 		replay(t, r.p, r.h)
 		if *updateHistories {
 			b, err := protojson.MarshalOptions{Indent: " "}.Marshal(r.h)
@@ -415,7 +429,10 @@ func generatedOnServer(t *testing.T, c client.Client) {
 			}
 		}
 	}
-	t.Logf("%d generated runs on the dev server, %d history events, replayed clean", serverRuns, events)
+	t.Logf("%d generated runs on the dev server, %d history events (%d steps), replayed clean", serverRuns, events, steps)
+	if steps == 0 {
+		t.Error("no step ran on the dev server")
+	}
 }
 
 // TestReplay replays the histories recorded on a dev server
