@@ -616,9 +616,21 @@ func (d *driver) Step(s *check.Step, sched *codegen.Schedule, calls []interp.Inv
 	if err == nil {
 		return interp.StepResult{Starts: ticksOf(out.Starts), OK: true}
 	}
+	// The last attempt's stamps: in its error's details, or, when it timed
+	// out, in its last heartbeat.
 	var appErr *temporal.ApplicationError
-	if errors.As(err, &appErr) && appErr.HasDetails() {
+	var timeoutErr *temporal.TimeoutError
+	switch {
+	case errors.As(err, &appErr) && appErr.HasDetails():
 		_ = appErr.Details(&out)
+	case errors.As(err, &timeoutErr) && timeoutErr.HasLastHeartbeatDetails():
+		_ = timeoutErr.LastHeartbeatDetails(&out)
+	}
+	if len(out.Starts) == 0 {
+		// No attempt said when it ran (an attempt that timed out, in an
+		// environment that drops its heartbeat): the transcript cannot be
+		// written, and the run stops rather than make the times up.
+		d.m.Stop(fmt.Sprintf("step %q: the engine did not report its attempts (%v)", s.Consumer.Name, err))
 	}
 	return interp.StepResult{Starts: ticksOf(out.Starts)}
 }

@@ -1,6 +1,7 @@
 package wfctemporal
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -82,5 +83,32 @@ func TestProgramErrors(t *testing.T) {
 				t.Fatalf("want a non-retryable %s error, got %v", ProgramType, err)
 			}
 		})
+	}
+}
+
+// TestAttemptTimeout: an attempt that outlives Input.AttemptTimeout fails.
+// A server hands its heartbeat (the attempts' stamps) to the workflow; the
+// SDK's test environment drops it, and the run then stops with a message
+// that says so rather than make the attempts' times up.
+func TestAttemptTimeout(t *testing.T) {
+	src := `workflow W { Autostart = true; Initial = A; event Go();
+  state A { subscribe Go(); on Go { Workflow.Once("slow", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(2)) { Pay.Charge(); } goto Done; } }
+  terminal Done { } }`
+	p, _ := mustProgram(t, []Source{{Name: "slow.wf", Text: src}})
+	env := newEnv()
+	Register(env, p, Activities{Clock: env.Now, Calls: map[string]Call{"Pay.Charge": func(ctx context.Context, _ []string) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Second):
+			return nil
+		}
+	}}})
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow("Go", []string{}) }, time.Minute)
+	env.ExecuteWorkflow("W", Input{Program: *p, Workflow: "W", AttemptTimeout: 100 * time.Millisecond})
+	var appErr *temporal.ApplicationError
+	if err := env.GetWorkflowError(); !errors.As(err, &appErr) || appErr.Type() != StoppedType ||
+		!strings.Contains(appErr.Message(), `step "slow": the engine did not report its attempts`) {
+		t.Fatalf("want the run stopped, got %v", err)
 	}
 }
