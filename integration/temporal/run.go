@@ -217,8 +217,7 @@ func Register(r Registry, p *Program, acts Activities) {
 		r.RegisterActivityWithOptions(func(ctx context.Context, args []string) error { return fn(ctx, args) },
 			activity.RegisterOptions{Name: name})
 	}
-	a := acts
-	r.RegisterActivityWithOptions(a.step, activity.RegisterOptions{Name: StepActivity})
+	r.RegisterActivityWithOptions(acts.step, activity.RegisterOptions{Name: StepActivity})
 }
 
 // RegisterWorkflows registers only the interpreter workflow, under the
@@ -357,17 +356,20 @@ type item struct {
 // driver runs a Machine inside a workflow: the Env of the Machine and the
 // loop that feeds it.
 type driver struct {
-	ctx     workflow.Context
-	in      Input
-	prog    *compiled
-	start   time.Time
-	queue   []item
-	m       *interp.Machine
-	finish  bool
-	timer   workflow.Future
-	due     interp.Ticks
-	cancel  workflow.CancelFunc
-	failure error
+	ctx   workflow.Context
+	in    Input
+	prog  *compiled
+	start time.Time // the run's time 0: workflow.Now in its first task
+	// queue holds what was sent and not yet handled, in arrival order.
+	queue []item
+	m     *interp.Machine
+	// finish: SignalFinish came (Input.Linger).
+	finish bool
+	// timer is the one timer the run keeps, for the deadline due; cancel
+	// cancels it when the deadline changes.
+	timer  workflow.Future
+	due    interp.Ticks
+	cancel workflow.CancelFunc
 }
 
 // RunWorkflow is the interpreter workflow: it checks the input's program,
@@ -485,9 +487,6 @@ func values(ev *check.Event, args []string) []interp.Value {
 func (d *driver) loop() error {
 	m := d.m
 	for {
-		if d.failure != nil {
-			return d.failure
-		}
 		if m.Ended() && (!d.in.Linger || d.finish) {
 			return nil
 		}
