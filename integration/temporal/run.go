@@ -210,7 +210,9 @@ type WorkflowRegistry interface {
 
 // Register registers the interpreter workflow under the name of each of
 // p's workflows, each call of acts under its dotted name, and the step
-// activity.
+// activity. The activities do not depend on the program: a worker that
+// serves several programs calls Register once and RegisterWorkflows for
+// the others (registering a name twice panics, as the SDK does).
 func Register(r Registry, p *Program, acts Activities) {
 	RegisterWorkflows(r, p)
 	for name, fn := range acts.Calls {
