@@ -31,11 +31,11 @@ func casesMissingMembers(c *checker, w *walk, h *ast.Handler) {
 			labels[st.Label.Name] = true
 			// The enum's sorted member names answer in O(log n): an enum of
 			// 160,000 members with a case each stays linear.
-			if _, found := slices.BinarySearch(c.memberSet(e).names, st.Label.Name); !found {
+			if _, found := slices.BinarySearch(c.memberSet(e).Names(), st.Label.Name); !found {
 				if capitalDefault(st.Label.Name, true, false) {
 					return // the user wrote a `default`
 				}
-				if meant := c.memberSet(e).closest(st.Label.Name); meant != "" {
+				if meant := c.memberSet(e).Closest(st.Label.Name); meant != "" {
 					labels[meant] = true
 				}
 			}
