@@ -301,4 +301,3 @@ func (c *Coverage) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(out)
 }
-
