@@ -230,6 +230,9 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 			}
 		}
 	}
+	if d.Kind == ast.TerminalError && s.Message == "" && d.Name != nil {
+		s.Message = "ended in state " + d.Name.Name // docs/language.md, Decisions
+	}
 	subs := make([]Subscription, len(d.Subscribes))
 	slots := map[string]*Subscription{}
 	bySub := map[*ast.Subscribe]*Subscription{}

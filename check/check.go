@@ -188,6 +188,11 @@ func (c *checker) suggest(r diag.Range, name string, set *nameSet) hint {
 	if best == "" {
 		return hint{}
 	}
+	return c.replaceHint(r, name, best)
+}
+
+// replaceHint is the hint that suggests best for name at r.
+func (c *checker) replaceHint(r diag.Range, name, best string) hint {
 	return hint{best: best, fix: &diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", name, best),
 		Edits: []diag.Edit{{File: c.file.Name, Range: r, NewText: best}}}}
 }

@@ -156,9 +156,16 @@ func (c *checker) outcomes(sc *stCtx, m *ast.Milestone, final string) {
 			if n == "Unassigned" {
 				other = "Assigned"
 			}
-			c.report(o.Name.Range, diag.WF117, "`%s` belongs to `%s`, not `%s`: under `%s` write `%s { … }`", n, other, kind, kind, final)
+			d := c.report(o.Name.Range, diag.WF117, "`%s` belongs to `%s`, not `%s`: under `%s` write `%s { … }`", n, other, kind, kind, final)
+			d.Fixes = append(d.Fixes, *c.replaceHint(o.Name.Range, n, final).fix)
 		default:
-			c.report(o.Name.Range, diag.WF117, "unknown outcome `%s` in milestone `%s`: its outcomes are `Exhausted { … }` and `%s { … }`%s", n, kind, final, c.didYouMean(o.Name.Range, n, []string{"Exhausted", final}))
+			h := c.didYouMean(o.Name.Range, n, []string{"Exhausted", final})
+			if meantOutcome(n, final) == final && h.best != final {
+				// A misspelling of the other milestone's outcome
+				// (`Unfinised` under `Assigned`) means this one's.
+				h = c.replaceHint(o.Name.Range, n, final)
+			}
+			c.report(o.Name.Range, diag.WF117, "unknown outcome `%s` in milestone `%s`: its outcomes are `Exhausted { … }` and `%s { … }`%s", n, kind, final, h)
 		}
 		c.block(&blockCtx{sc: sc, where: fmt.Sprintf("outcome `%s`", n)}, o.Body)
 	}
@@ -252,4 +259,18 @@ func (c *checker) wholeNumberHint(v ast.Expr, n num, isNum bool) string {
 		return fmt.Sprintf(": `%s` is not a whole number; write the count of further windows as an int", ast.Compact(c.file.Text(v.Rng())))
 	}
 	return "; write the count of further windows as an int, for example `Retries = 2;` for three windows in all"
+}
+
+// meantOutcome is the outcome a misspelled outcome name means in a
+// milestone whose final outcome is final: Exhausted, or final when the
+// name is close to either final outcome (`Unfinised` under `Assigned`
+// means `Unassigned`), or "" when it is close to none.
+func meantOutcome(name, final string) string {
+	switch closest(name, []string{"Exhausted", "Unassigned", "Unfinished"}) {
+	case "Exhausted":
+		return "Exhausted"
+	case "Unassigned", "Unfinished":
+		return final
+	}
+	return ""
 }

@@ -166,7 +166,8 @@ type State struct {
 	Reach       Reach
 	// Member is the tracked enum's member the state stores, with `Tracks`.
 	Member *EnumMember
-	// Message is a terminal error state's `Message`, unquoted.
+	// Message is a terminal error state's `Message`, unquoted; without one,
+	// "ended in state X".
 	Message string
 }
 

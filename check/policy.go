@@ -225,7 +225,8 @@ var memberNames = keys(memberSigs)
 // policy member, with the fix that writes the same budget as
 // `.MaxAttempts(n+1)`: retries count the attempts after the first.
 func (c *checker) retriesMember(m *Member) {
-	d := c.report(m.Range, diag.WF304, "a policy has no `.Retries(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.Retries(n)` is `.MaxAttempts(n+1)`")
+	n := m.Name.Name
+	d := c.report(m.Range, diag.WF304, "a policy has no `.%s(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.%s(n)` is `.MaxAttempts(n+1)`", n, n)
 	if n, ok := numLit(m.Arg); ok && !n.bad && n.isInt && n.rat.Sign() >= 0 && n.rat.Num().Int64() < math.MaxInt32 {
 		total := n.rat.Num().Int64() + 1
 		d.Fixes = append(d.Fixes, diag.Fix{
@@ -240,7 +241,7 @@ func (c *checker) member(p *Policy, m *Member) {
 	sig, ok := memberSigs[name]
 	if !ok {
 		p.Valid, p.unknownMember = false, true
-		if name == "Retries" {
+		if name == "Retries" || name == "MaxRetries" {
 			c.retriesMember(m)
 			return
 		}

@@ -280,8 +280,8 @@ func milestoneWithoutFinal(c *checker, w *walk, n ast.Node) {
 			if o.Body == nil || o.Body.Bad || hasGoto(o.Body) {
 				return // runs after the last window and moves the run
 			}
-		case closest(name, []string{"Exhausted", final}) == final:
-			return
+		case meantOutcome(name, final) == final:
+			return // a misspelling of it (WF117)
 		}
 	}
 	c.report(m.Kind.Range, diag.WF205, "milestone `%s` has no `%s { … }`: after the last window passes the run stays in state `%s`; add `%s { goto … }`", m.Kind.Name, final, w.state.Name.Name, final)

@@ -70,8 +70,57 @@ func (s *nameSet) closest(name string) string {
 			break
 		}
 	}
+	if q.best == "" {
+		q.best = s.extension(q.lname)
+	}
 	s.memo[name] = q.best
 	return q.best
+}
+
+// sameStem reports whether two names share their first half and at least
+// four letters: `Packing` and `Packed`, two forms of one word.
+func sameStem(a, b string) bool {
+	p := commonPrefix(a, b)
+	return p >= 4 && 2*p >= len(b)
+}
+
+// extension finds, when no candidate is a few edits away, one that the
+// name is a clipped or partial spelling of: `Sku` for `SkuKind`, `Retry`
+// for `Retries` (all of the name but its last letter begins the
+// candidate), `Kind` for `SkuKind` (the candidate contains it), `Packing`
+// for `Packed` (sameStem). Names
+// shorter than three letters match nothing. The shortest such candidate
+// wins, then the alphabetically first; at most maxScanned are looked at.
+func (s *nameSet) extension(lname string) string {
+	n := utf8.RuneCountInString(lname)
+	if n < 3 {
+		return ""
+	}
+	stem := lname
+	if n > 3 {
+		_, last := utf8.DecodeLastRuneInString(lname)
+		stem = lname[:len(lname)-last]
+	}
+	best := -1
+	for i := range s.names {
+		if i >= maxScanned {
+			break
+		}
+		l := s.lower[i]
+		if l == lname {
+			continue
+		}
+		if !strings.HasPrefix(l, stem) && !strings.Contains(l, lname) && !sameStem(l, lname) {
+			continue
+		}
+		if best < 0 || s.runes[i] < s.runes[best] {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return s.names[best]
 }
 
 // query is one name's search through a nameSet.

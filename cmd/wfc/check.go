@@ -101,7 +101,7 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	default:
 		err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{Color: color})
 		if err == nil {
-			_, err = fmt.Fprintln(w, diag.Summary(a.diags, len(l.order)))
+			err = writeSummary(w, a.diags, len(l.order))
 		}
 	}
 	if err == nil {
@@ -127,7 +127,7 @@ func finishDiff(l *loaded, a *analysis, f checkFlags, w *bufio.Writer, stderr io
 	if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{Color: color}); err != nil {
 		return err
 	}
-	fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
+	writeSummary(stderr, a.diags, len(l.order))
 	return exitFor(l, a.diags, f.strict)
 }
 
@@ -245,4 +245,15 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 		return colorAuto(isTerminal(stdout), os.Getenv), nil
 	}
 	return false, fmt.Errorf("unknown --color %q: use auto, always or never", mode)
+}
+
+// writeSummary prints the summary line ("1 error, 0 warnings in 2
+// files"), except when no file was read: then the notes on standard error
+// say what went wrong, and "0 errors in 0 files" would only contradict them.
+func writeSummary(w io.Writer, ds []diag.Diagnostic, files int) error {
+	if files == 0 && len(ds) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintln(w, diag.Summary(ds, files))
+	return err
 }

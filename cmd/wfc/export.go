@@ -97,7 +97,7 @@ func runExportTemporal(f exportFlags, args []string, stdin io.Reader, stdout, st
 		if err := diag.WriteText(stderr, program, l.bytes, diag.TextOptions{}); err != nil {
 			return err
 		}
-		fmt.Fprintln(stderr, diag.Summary(program, len(l.order)))
+		writeSummary(stderr, program, len(l.order))
 		fmt.Fprintln(stderr, "wfc: the program has errors, so nothing is exported")
 		if l.failed {
 			return exitError{exitUsage}

@@ -56,7 +56,7 @@ func runGraph(format graph.Format, args []string, stdin io.Reader, stdout, stder
 		if err := diag.WriteText(stderr, a.diags, l.bytes, diag.TextOptions{}); err != nil {
 			return err
 		}
-		fmt.Fprintln(stderr, diag.Summary(a.diags, len(l.order)))
+		writeSummary(stderr, a.diags, len(l.order))
 	}
 	if syntax {
 		fmt.Fprintln(stderr, "wfc: the program has syntax errors, so it is not drawn")

@@ -35,6 +35,10 @@ const (
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
+	if err := helpOfUnknown(root, args); err != nil {
+		notef(stderr, "%v", err)
+		return exitUsage
+	}
 	err := root.Execute()
 	var ee exitError
 	switch {

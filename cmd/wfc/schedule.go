@@ -154,6 +154,6 @@ func writeReport(w io.Writer, l *loaded, ds []diag.Diagnostic) error {
 	if err := diag.WriteText(w, ds, l.bytes, diag.TextOptions{}); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, diag.Summary(ds, len(l.order)))
+	err := writeSummary(w, ds, len(l.order))
 	return err
 }

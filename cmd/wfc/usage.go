@@ -74,6 +74,36 @@ func strictHelp(root *cobra.Command) {
 	}
 }
 
+// helpOfUnknown makes `wfc chek --help` the usage error `wfc chek` is:
+// cobra prints the help of the command it found (the root) for --help
+// before it looks at the arguments, and exits 0.
+func helpOfUnknown(root *cobra.Command, args []string) error {
+	help := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		help = help || a == "--help" || a == "-h"
+	}
+	if !help {
+		return nil
+	}
+	target, rest, err := root.Find(args)
+	if err != nil || !target.HasSubCommands() || target.Args == nil {
+		return nil
+	}
+	var positional []string
+	for _, a := range rest {
+		if !strings.HasPrefix(a, "-") {
+			positional = append(positional, a)
+		}
+	}
+	if len(positional) == 0 {
+		return nil
+	}
+	return target.Args(target, positional)
+}
+
 // suggestDistance is how many edits a mistyped command may be from a real
 // one to be suggested (cobra's default, which SuggestionsFor only applies
 // when it is set).

@@ -78,5 +78,5 @@ const (
 	MaxActions = 1_000_000
 	// MaxEntries is the most entries a transcript may hold; a run that
 	// would write more stops with ErrTooLong.
-	MaxEntries = 2_000_000
+	MaxEntries = 1_000_000
 )

@@ -22,7 +22,8 @@ type Env interface {
 	// performing calls, waiting the step's policy (sched) between failed
 	// attempts, until one succeeds or the budget is spent. It returns when
 	// each attempt started and whether the last succeeded; Now is then the
-	// end of the last attempt.
+	// end of the last attempt. An Env may stop early, with fewer Starts
+	// than the budget and OK false: the Machine then stops the run.
 	Step(s *check.Step, sched *codegen.Schedule, calls []Invocation) StepResult
 }
 
@@ -88,7 +89,7 @@ func NewMachine(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedul
 	for _, s := range scheds {
 		m.scheds[s.Consumer] = s
 	}
-	m.tr.Workflow = wf.Decl.Name.Name
+	m.tr.Version, m.tr.Workflow = 1, wf.Decl.Name.Name
 	return m
 }
 
@@ -528,11 +529,16 @@ func (m *Machine) step(s *check.Step, f *frame) {
 			m.record(Entry{At: at, Kind: KWait, Name: name, N: n + 1, Wait: res.Starts[k+1] - at})
 		}
 	}
+	if !res.OK && int64(len(res.Starts)) < sched.Attempts {
+		m.Stop("step " + strconv.Quote(name) + " has more attempts (" + strconv.FormatInt(sched.Attempts, 10) +
+			") than a transcript holds")
+		return
+	}
 	if !res.OK {
 		n := int64(len(res.Starts))
 		m.record(Entry{At: m.env.Now(), Kind: KGiveUp, Name: name, N: n})
 		m.record(Entry{At: m.env.Now(), Kind: KEnd, Error: true,
-			Message: "step " + strconv.Quote(name) + " gave up after " + strconv.FormatInt(n, 10) + " attempts"})
+			Message: "step " + strconv.Quote(name) + " gave up after " + Attempts(n)})
 		m.ended = true
 	}
 }

@@ -145,15 +145,19 @@ type Entry struct {
 
 // Transcript is what one run did.
 type Transcript struct {
+	// Version is the transcript format's version, 1.
+	Version  int     `json:"version"`
 	Workflow string  `json:"workflow"`
 	Entries  []Entry `json:"entries"`
 }
 
-// End returns the entry that ends the transcript (KEnd, KWaiting or
-// KStopped), or false.
+// End returns the entry that ended the run (KEnd or KStopped; what was
+// sent after it is rejected and follows it) or, for a run still waiting
+// when its scenario was over, the KWaiting entry; false for a run that never
+// started.
 func (t *Transcript) End() (Entry, bool) {
-	if n := len(t.Entries); n > 0 {
-		switch e := t.Entries[n-1]; e.Kind {
+	for i := len(t.Entries) - 1; i >= 0; i-- {
+		switch e := t.Entries[i]; e.Kind {
 		case KEnd, KWaiting, KStopped:
 			return e, true
 		}
@@ -233,13 +237,13 @@ func (e Entry) text() string {
 	case KOutcome:
 		return e.milestone() + " " + e.Outcome
 	case KAttempt:
-		return fmt.Sprintf("%q attempt %d of %d", e.Name, e.N, e.Of)
+		return fmt.Sprintf("%q %d of %d", e.Name, e.N, e.Of)
 	case KFail:
 		return fmt.Sprintf("%q attempt %d", e.Name, e.N)
 	case KDone:
 		return fmt.Sprintf("%q at attempt %d", e.Name, e.N)
 	case KGiveUp:
-		return fmt.Sprintf("%q after %d attempts", e.Name, e.N)
+		return fmt.Sprintf("%q after %s", e.Name, Attempts(e.N))
 	case KCall:
 		return e.Name + "(" + strings.Join(e.Args, ", ") + ")"
 	case KEnd:
@@ -293,4 +297,12 @@ func outcomeName(k check.OutcomeKind) string {
 		return "Unfinished"
 	}
 	return ""
+}
+
+// Attempts writes "1 attempt", "3 attempts".
+func Attempts(n int64) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return strconv.FormatInt(n, 10) + " attempts"
 }
