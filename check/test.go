@@ -150,12 +150,14 @@ type testResolver struct {
 func (r *testResolver) resolve(byDecl map[*ast.Workflow]*Workflow) *Test {
 	c, td := r.c, r.t.Decl
 	var wfSet *ast.Setting
+	unknown := false // an unknown setting may be the misspelt `Workflow`
 	for _, s := range td.Settings {
 		if s.Name == nil {
 			continue
 		}
 		if s.Name.Name != "Workflow" {
 			c.report(s.Name.Range, diag.WF504, "unknown test setting `%s`: a test's only setting is `Workflow = Name;`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, []string{"Workflow"}))
+			unknown = true
 			continue
 		}
 		if wfSet != nil {
@@ -166,7 +168,7 @@ func (r *testResolver) resolve(byDecl map[*ast.Workflow]*Workflow) *Test {
 		wfSet = s
 		r.w = r.workflowOf(s.Value, byDecl)
 	}
-	if wfSet == nil {
+	if wfSet == nil && !unknown {
 		if len(c.res.Program.Workflows) == 1 {
 			r.w = c.res.Program.Workflows[0]
 		} else {
