@@ -41,3 +41,28 @@ func TestTestDeclarations(t *testing.T) {
 		return ok && v == 2 && len(p.Diagnostics) == 0
 	})
 }
+
+// Every position-based feature answers at every position of a test file
+// without an internal error, and going to the definition of a state named
+// in an expectation lands on the state.
+func TestTestFilePositions(t *testing.T) {
+	const testWF = "test \"t\" {\n  Workflow = JobFlow;\n  Send(Start(), at: TimeSpan.FromMinutes(1));\n  Expect.State(Running);\n}\n"
+	c := start(t, twoFiles)
+	c.open("flow_test.wf", testWF)
+	doc := protocol.TextDocumentIdentifier{URI: c.uri("flow_test.wf")}
+	for line, text := range []string{"test \"t\" {", "  Workflow = JobFlow;", "  Send(Start(), at: TimeSpan.FromMinutes(1));", "  Expect.State(Running);", "}"} {
+		for ch := 0; ch <= len(text); ch++ {
+			tp := docPos(c, "flow_test.wf", uint32(line), uint32(ch))
+			_, err1 := c.srv.Hover(c.ctx, &protocol.HoverParams{TextDocumentPositionParams: tp})
+			_, err2 := c.srv.Definition(c.ctx, &protocol.DefinitionParams{TextDocumentPositionParams: tp})
+			_, err3 := c.srv.Completion(c.ctx, &protocol.CompletionParams{TextDocumentPositionParams: tp})
+			_, err4 := c.srv.Rename(c.ctx, &protocol.RenameParams{TextDocumentPositionParams: tp, NewName: "Z"})
+			_, err5 := c.srv.CodeAction(c.ctx, &protocol.CodeActionParams{TextDocument: doc, Range: protocol.Range{Start: tp.Position, End: tp.Position}})
+			for _, err := range []error{err1, err2, err3, err4, err5} {
+				if code, _ := protocol.ErrorCode(err); code == protocol.CodeInternalError {
+					t.Fatalf("%d:%d: internal error: %v", line, ch, err)
+				}
+			}
+		}
+	}
+}
