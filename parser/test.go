@@ -66,4 +66,3 @@ func (cp *chunkParser) parseTestItem(t *ast.Test, m span) {
 	}
 	t.Stmts = append(t.Stmts, &ast.CallStmt{Range: r, Call: call})
 }
-

@@ -27,7 +27,7 @@ func TestTestDeclaration(t *testing.T) {
 		t.Fatalf("second declaration is %T", f.Decls[1])
 	}
 	checks := []struct{ what, got, want string }{
-		{"test", rangeText(src, tt.Range), src[strings.Index(src, "test"):strings.LastIndex(src, "}")+1]},
+		{"test", rangeText(src, tt.Range), src[strings.Index(src, "test") : strings.LastIndex(src, "}")+1]},
 		{"keyword", rangeText(src, tt.Keyword), "test"},
 		{"name", rangeText(src, tt.Name.Range), `"escalates \"now\""`},
 		{"name value", tt.Name.Value, `escalates "now"`},
