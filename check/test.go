@@ -407,7 +407,11 @@ func (r *testResolver) send(st *ast.CallStmt) {
 		if len(args) > len(ev.Params) {
 			rng = diag.Range{Start: args[len(ev.Params)].Range.Start, End: args[len(args)-1].Range.End}
 		}
-		c.report(rng, diag.WF502, "event `%s` takes %s (%s); found %d", ev.Decl.Name.Name, argCount(len(ev.Params), false), paramList(ev), len(args))
+		if len(ev.Params) == 0 {
+			c.report(rng, diag.WF502, "event `%s` takes no arguments; found %d", ev.Decl.Name.Name, len(args))
+		} else {
+			c.report(rng, diag.WF502, "event `%s` takes %s (%s); found %d", ev.Decl.Name.Name, argCount(len(ev.Params), false), paramList(ev), len(args))
+		}
 		return
 	}
 	act := &TestAction{Decl: st, Kind: TestSend, At: t, Event: ev}
@@ -424,7 +428,7 @@ func (r *testResolver) send(st *ast.CallStmt) {
 
 func paramList(ev *Event) string {
 	if ev.Decl.Params == nil || len(ev.Decl.Params.List) == 0 {
-		return "none"
+		return ""
 	}
 	var b []string
 	for _, p := range ev.Decl.Params.List {
