@@ -62,8 +62,9 @@ func (l *loaded) notify(stderr io.Writer, path, msg string) {
 // found in a directory is skipped.
 //
 // A directory's *_test.wf files (tests, docs/language.md "Tests") are
-// skipped unless withTests is set (`wfc test`); a test file named on the
-// command line is always read.
+// skipped, so tests never change what a program means; a test file named on
+// the command line is always read. `wfc test` and `wfc fmt` read them all
+// (loadFiles).
 func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *loaded {
 	return loadFiles(args, stdin, stdinName, stderr, false)
 }
