@@ -107,10 +107,14 @@ type bounds struct{ least, most Ticks }
 
 // firstWaits is the least and most first wait, before the cap.
 func (s *Schedule) firstWaits() bounds {
-	i := ratTicks(s.Interval)
 	if s.Jitter == nil {
 		return bounds{s.Interval, s.Interval}
 	}
+	if w, ok := s.intWaits(); ok {
+		i := uint64(s.Interval)
+		return bounds{w.sat(w.scale(i, w.lom)), w.sat(w.scale(i, w.him))}
+	}
+	i := ratTicks(s.Interval)
 	lo := new(big.Rat).Mul(i, new(big.Rat).Sub(big.NewRat(1, 1), s.Jitter))
 	hi := new(big.Rat).Mul(i, new(big.Rat).Add(big.NewRat(1, 1), s.Jitter))
 	return bounds{sat(lo), sat(hi)}

@@ -5,8 +5,12 @@
 // same table (lints.go), so the numbers in a warning are the numbers in the
 // table.
 //
-// Arithmetic is exact (rationals of 100 ns ticks) and saturates at .NET's
-// TimeSpan.MaxValue; it never wraps. Rows are run-length compressed and the
+// Arithmetic is exact in 100 ns ticks and saturates at .NET's
+// TimeSpan.MaxValue; it never wraps. It runs in uint64 fractions over the
+// jitter's denominator (lowerint.go, tickmath.go) and falls back to
+// math/big rationals (lowerBig, also the reference the int64 path is tested
+// against) only where a value leaves that range: a jitter of more than 18
+// decimals, a negative duration, a wait past 2^64 ticks under jitter. Rows are run-length compressed and the
 // work is bounded by the number of distinct waits, not by the budget, so
 // `.MaxAttempts(2147483647)` costs what `.MaxAttempts(10)` costs.
 package codegen
@@ -211,20 +215,27 @@ func (f *lintFacts) record(w *waits, j int64, nom, lo, hi *big.Rat, jitter bool)
 
 func ratTicks(t Ticks) *big.Rat { return new(big.Rat).SetInt64(t) }
 
+// lowerOne lowers one consumer: in int64 ticks (lowerInt) unless a value
+// leaves their range, else in exact rationals (lowerBig). Both give the
+// same table to the tick (TestLowerIntMatchesBig).
 func lowerOne(c *check.Consumer, opt Options) *Schedule {
+	if s, ok := lowerInt(c, opt); ok {
+		return s
+	}
+	return lowerBig(c, opt)
+}
+
+// newSchedule is a consumer's table before lowering: the normalised policy,
+// the budget and the attempt duration.
+func newSchedule(c *check.Consumer, opt Options) *Schedule {
 	s := &Schedule{Consumer: c, Attempts: c.Attempts, Budget: c.Budget}
-	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1)}
 	if p := c.Policy; p != nil {
 		s.Shape, s.Interval = p.Shape, p.Interval
-		w.shape, w.i = p.Shape, ratTicks(p.Interval)
 		if p.HasCap() {
 			s.Cap, s.HasCap = p.Cap, true
-			w.cap = ratTicks(p.Cap)
 		}
 		if p.Jitter != nil && p.Jitter.Sign() > 0 {
 			s.Jitter = p.Jitter
-			w.lo = new(big.Rat).Sub(big.NewRat(1, 1), p.Jitter)
-			w.hi = new(big.Rat).Add(big.NewRat(1, 1), p.Jitter)
 		}
 	}
 	if c.IsStep() {
@@ -233,6 +244,33 @@ func lowerOne(c *check.Consumer, opt Options) *Schedule {
 		s.Window = c.Window
 		s.Duration = c.Window
 	}
+	return s
+}
+
+// bigWaits are a table's waits as exact rationals.
+func (s *Schedule) bigWaits() *waits {
+	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1)}
+	if s.Consumer.Policy == nil {
+		return w
+	}
+	w.shape, w.i = s.Shape, ratTicks(s.Interval)
+	if s.HasCap {
+		w.cap = ratTicks(s.Cap)
+	}
+	if s.Jitter != nil {
+		w.lo = new(big.Rat).Sub(big.NewRat(1, 1), s.Jitter)
+		w.hi = new(big.Rat).Add(big.NewRat(1, 1), s.Jitter)
+	}
+	return w
+}
+
+// lowerBig lowers one consumer in exact rationals of ticks. It is the
+// reference the int64 lowering is tested against, and its fallback when a
+// value leaves int64 (a jitter of more than 18 decimals, a wait past
+// 2^64 ticks that jitter may still bring back into range).
+func lowerBig(c *check.Consumer, opt Options) *Schedule {
+	s := newSchedule(c, opt)
+	w := s.bigWaits()
 	dur := ratTicks(s.Duration)
 	// Attempt 1.
 	s.Rows = append(s.Rows, Row{From: 1, To: 1})

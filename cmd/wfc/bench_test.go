@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/corpus"
@@ -64,5 +65,19 @@ func BenchmarkCheckOnly(b *testing.B) {
 	for b.Loop() {
 		res := check.Check(prog)
 		codegen.Lints(res)
+	}
+}
+
+// BenchmarkLowerCorpus is the lowering and the policy lints alone
+// (pipeline.Lower) on the checked corpus of BenchmarkCheck: the share of a
+// check that the schedule arithmetic costs.
+func BenchmarkLowerCorpus(b *testing.B) {
+	l, n := corpusLoaded(100000, 100)
+	prog, _ := parser.Parse(l.sources, parser.Options{})
+	res := check.Check(prog)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		pipeline.Lower(res, codegen.Options{})
 	}
 }

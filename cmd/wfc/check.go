@@ -23,6 +23,7 @@ type checkFlags struct {
 	stdinName string
 	fix       bool
 	diff      bool
+	noCache   bool
 	settings  settingsFlags
 }
 
@@ -51,6 +52,7 @@ Exit status: 0 no errors; 1 an error diagnostic (with --strict, any warning);
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input) in diagnostics")
 	fl.BoolVar(&f.fix, "fix", false, "apply the fixes that need no human decision, in place, then report what remains")
 	fl.BoolVar(&f.diff, "diff", false, "with --fix: print the changes as a unified diff instead of writing them (what remains goes to stderr)")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the result cache ($WFC_CACHE, else the user cache directory)")
 	f.settings.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
@@ -77,6 +79,18 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	l := load(args, stdin, f.stdinName, stderr)
 	applySettings(l, over, stderr)
+	cc := openCheckCache(f, l, color)
+	var rec *recorder
+	if cc != nil {
+		if out, status, ok := cc.get(); ok {
+			if _, err := stdout.Write(out); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			return errOfStatus(status)
+		}
+		rec = &recorder{w: stdout, limit: recordLimit}
+		stdout = rec
+	}
 	defer limitMemory(l)()
 	a := analyze(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
@@ -110,7 +124,11 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	return exitFor(l, a.diags, f.strict)
+	exit := exitFor(l, a.diags, f.strict)
+	if rec != nil && !rec.over {
+		cc.put(rec.buf, statusOf(exit))
+	}
+	return exit
 }
 
 // finishDiff ends `check --fix --diff`: the diff is on stdout (in w); what

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,10 +14,29 @@ import (
 )
 
 // TestMain lets testscript run `wfc` as a command inside the test binary.
+// The tests' result cache is a directory of their own (privateCache), so
+// that they neither read nor fill the user's.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(privateCache{m}, map[string]func(){
 		"wfc": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// privateCache runs the tests with WFC_CACHE set to a new temporary
+// directory, removed afterwards. It wraps only the run of the tests, not
+// the `wfc` command testscript starts, whose environment is the script's
+// (TestScripts gives each script a cache of its own).
+type privateCache struct{ m *testing.M }
+
+func (p privateCache) Run() int {
+	dir, err := os.MkdirTemp("", "wfc-test-cache")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("WFC_CACHE", dir)
+	return p.m.Run()
 }
 
 // TestScripts runs the CLI scenarios in testdata/script: exit codes, stdin,
@@ -26,6 +46,9 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "")
+			// Each script has a result cache of its own, in its work
+			// directory's temporary directory, never the user's.
+			env.Setenv("WFC_CACHE", filepath.Join(env.WorkDir, ".tmp", "wfc-cache"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -1,0 +1,366 @@
+package cache
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+func open(t testing.TB, opt Options) *Cache {
+	t.Helper()
+	c, err := Open(filepath.Join(t.TempDir(), "cache"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func key(s string) Key { return NewKey("test v1").String(s).Sum() }
+
+func TestRoundTrip(t *testing.T) {
+	c := open(t, Options{})
+	for _, v := range [][]byte{{}, []byte("hello\n"), bytes.Repeat([]byte{0, 1, 2, 0xff}, 10000)} {
+		k := key(fmt.Sprint(len(v)))
+		if _, ok := c.Get(k); ok {
+			t.Fatalf("%s: a hit before any Put", k)
+		}
+		if err := c.Put(k, v); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := c.Get(k)
+		if !ok || !bytes.Equal(got, v) {
+			t.Fatalf("Get after Put: %v, %d bytes, want %d", ok, len(got), len(v))
+		}
+	}
+	// Another Put replaces the value.
+	k := key("again")
+	c.Put(k, []byte("one"))
+	c.Put(k, []byte("two"))
+	if got, _ := c.Get(k); string(got) != "two" {
+		t.Errorf("after a second Put: %q", got)
+	}
+}
+
+// TestKeyParts: parts are length-delimited and typed, so different
+// sequences of parts never make the same key.
+func TestKeyParts(t *testing.T) {
+	keys := map[Key]string{}
+	for name, k := range map[string]Key{
+		"ab,c":     NewKey("k").String("ab").String("c").Sum(),
+		"a,bc":     NewKey("k").String("a").String("bc").Sum(),
+		"abc":      NewKey("k").String("abc").Sum(),
+		"bytes":    NewKey("k").Bytes([]byte("abc")).Sum(),
+		"int":      NewKey("k").Int(1).Sum(),
+		"true":     NewKey("k").Bool(true).Sum(),
+		"false":    NewKey("k").Bool(false).Sum(),
+		"other":    NewKey("other").String("abc").Sum(),
+		"empty":    NewKey("k").Sum(),
+		"empty s":  NewKey("k").String("").Sum(),
+		"two empt": NewKey("k").String("").String("").Sum(),
+	} {
+		if other, dup := keys[k]; dup {
+			t.Errorf("%s and %s make the same key", name, other)
+		}
+		keys[k] = name
+	}
+	if NewKey("k").String("x").Sum() != NewKey("k").String("x").Sum() {
+		t.Error("a key is not deterministic")
+	}
+}
+
+// TestDamagedEntries: a truncated, corrupt, extended or foreign entry is a
+// miss, never an error or another value.
+func TestDamagedEntries(t *testing.T) {
+	c := open(t, Options{})
+	k := key("damaged")
+	v := []byte("the output of a run\n")
+	if err := c.Put(k, v); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(c.Dir(), k.String())
+	good, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	miss := func(what string, b []byte) {
+		t.Helper()
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := c.Get(k); ok {
+			t.Errorf("%s: a hit, %q", what, got)
+		}
+	}
+	// Truncated at every length.
+	for n := range len(good) {
+		miss(fmt.Sprintf("truncated to %d bytes", n), good[:n])
+	}
+	// Every byte flipped.
+	for i := range good {
+		b := bytes.Clone(good)
+		b[i] ^= 0x20
+		miss(fmt.Sprintf("byte %d flipped", i), b)
+	}
+	miss("a byte appended", append(bytes.Clone(good), '\n'))
+	miss("another key's entry", encode(key("other"), v))
+	miss("another version's entry", append([]byte("wfc-cache v2\n"), good[len(magic):]...))
+	miss("not an entry", []byte("{\"hello\": 1}\n"))
+	miss("empty", nil)
+	// A directory in its place.
+	os.Remove(p)
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Get(k); ok {
+		t.Error("a directory: a hit")
+	}
+	os.Remove(p)
+	// A huge file is not read.
+	small := open(t, Options{MaxBytes: 1 << 10})
+	if err := os.WriteFile(filepath.Join(small.Dir(), k.String()), bytes.Repeat([]byte{'x'}, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := small.Get(k); ok {
+		t.Error("a 1 MB file in a 1 KB cache: a hit")
+	}
+	// After the damage, a Put repairs.
+	if err := c.Put(k, v); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := c.Get(k); !ok || !bytes.Equal(got, v) {
+		t.Errorf("after repair: %v %q", ok, got)
+	}
+}
+
+// TestTrim: the directory stays within its bound, the least recently used
+// entries go first, a hit counts as a use, and stray temporary files and
+// files that are not entries are treated as they should be.
+func TestTrim(t *testing.T) {
+	c := open(t, Options{MaxBytes: 10 << 10, MaxEntry: 2 << 10})
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c.now = func() time.Time { return clock }
+	v := bytes.Repeat([]byte{'v'}, 1000)
+	var keys []Key
+	for i := range 30 {
+		clock = clock.Add(time.Minute)
+		k := key(strconv.Itoa(i))
+		keys = append(keys, k)
+		if err := c.Put(k, v); err != nil {
+			t.Fatal(err)
+		}
+		// Put sets no time itself; the file's is the real clock's, so
+		// give it the test's.
+		os.Chtimes(filepath.Join(c.Dir(), k.String()), clock, clock)
+		if i == 5 {
+			clock = clock.Add(time.Minute)
+			if _, ok := c.Get(keys[0]); !ok { // keep the first one in use
+				t.Fatal("entry 0 gone early")
+			}
+		}
+		if i > 5 {
+			c.Get(keys[0])
+		}
+		if size, _ := c.Size(); size > 10<<10 {
+			t.Fatalf("after %d entries the cache holds %d bytes, past %d", i+1, size, 10<<10)
+		}
+	}
+	if _, ok := c.Get(keys[0]); !ok {
+		t.Error("the entry used all along was trimmed")
+	}
+	if _, ok := c.Get(keys[1]); ok {
+		t.Error("the oldest unused entry survived")
+	}
+	if _, ok := c.Get(keys[29]); !ok {
+		t.Error("the newest entry was trimmed")
+	}
+	// Too large a value is not stored.
+	if err := c.Put(key("big"), make([]byte, 3<<10)); err != ErrTooLarge {
+		t.Errorf("a value past MaxEntry: %v", err)
+	}
+	// A stale temporary file goes, a fresh one and a stranger stay.
+	stale, fresh, stranger := filepath.Join(c.Dir(), tempPrefix+"1"), filepath.Join(c.Dir(), tempPrefix+"2"), filepath.Join(c.Dir(), "notes.txt")
+	for _, p := range []string{stale, fresh, stranger} {
+		os.WriteFile(p, []byte("x"), 0o600)
+	}
+	os.Chtimes(stale, clock.Add(-2*staleTemp), clock.Add(-2*staleTemp))
+	os.Chtimes(fresh, clock, clock)
+	os.Chtimes(stranger, clock.Add(-100*staleTemp), clock.Add(-100*staleTemp))
+	if err := c.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{stale: false, fresh: true, stranger: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+}
+
+// TestUnwritable: a cache that cannot be written misses and says so to its
+// caller, and never panics.
+func TestUnwritable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o600)
+	if _, err := Open(filepath.Join(file, "cache"), Options{}); err == nil {
+		t.Error("Open under a file: no error")
+	}
+	if os.Geteuid() == 0 {
+		t.Skip("root writes anywhere")
+	}
+	c := open(t, Options{})
+	if err := os.Chmod(c.Dir(), 0o500); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(c.Dir(), 0o700)
+	if err := c.Put(key("x"), []byte("x")); err == nil {
+		t.Error("Put into a read-only directory: no error")
+	}
+	if _, ok := c.Get(key("x")); ok {
+		t.Error("a hit in an empty read-only cache")
+	}
+}
+
+func TestLocate(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "WFC_CACHE" {
+				return v
+			}
+			return ""
+		}
+	}
+	if d, ok := Locate(env("/some/where")); !ok || d != "/some/where" {
+		t.Errorf("WFC_CACHE=/some/where: %q %v", d, ok)
+	}
+	if _, ok := Locate(env("off")); ok {
+		t.Error("WFC_CACHE=off: the cache is on")
+	}
+	if base, err := os.UserCacheDir(); err == nil {
+		if d, ok := Locate(env("")); !ok || d != filepath.Join(base, "wfc") {
+			t.Errorf("by default: %q %v, want under %s", d, ok, base)
+		}
+	}
+}
+
+// TestConcurrentGoroutines: many writers and readers of the same keys in a
+// cache small enough to trim all the time: every hit is a value some Put
+// stored under that key, whole.
+func TestConcurrentGoroutines(t *testing.T) {
+	c := open(t, Options{MaxBytes: 64 << 10, MaxEntry: 16 << 10})
+	if hits := hammer(t, c, 8, 200); hits == 0 {
+		t.Error("no hits: the test did not read what it wrote")
+	}
+}
+
+// value is what writer w stores under key i: its size and bytes say which
+// key it belongs to, so a reader can tell a torn or misplaced value.
+func value(i, w int) []byte {
+	return bytes.Repeat([]byte(fmt.Sprintf("key %d writer %d;", i, w)), 50+i*37)
+}
+
+func valid(i int, v []byte) bool {
+	for w := range 64 {
+		if bytes.Equal(v, value(i, w)) {
+			return true
+		}
+	}
+	return false
+}
+
+func hammer(t testing.TB, c *Cache, workers, rounds int) (hits int) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				i := (r*7 + w) % 20
+				k := key(strconv.Itoa(i))
+				if v, ok := c.Get(k); ok {
+					if !valid(i, v) {
+						t.Errorf("key %d: a value no writer stored (%d bytes)", i, len(v))
+						return
+					}
+					mu.Lock()
+					hits++
+					mu.Unlock()
+					continue
+				}
+				c.Put(k, value(i, w)) // errors (a lost rename race) are misses later
+			}
+		}()
+	}
+	wg.Wait()
+	if size, _ := c.Size(); size > c.maxBytes {
+		t.Errorf("%d bytes in a cache of %d", size, c.maxBytes)
+	}
+	return hits
+}
+
+// TestConcurrentProcesses: the same, from several processes sharing the
+// directory (this test binary, run again as helpers).
+func TestConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir := filepath.Join(t.TempDir(), "shared")
+	if _, err := Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for range 4 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+		cmd.Env = append(os.Environ(), "WFC_CACHE_HELPER="+dir)
+		out := new(bytes.Buffer)
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, out)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("helper %d: %v\n%s", i, err, outs[i])
+		}
+	}
+	c, _ := Open(dir, Options{MaxBytes: 64 << 10, MaxEntry: 16 << 10})
+	for i := range 20 {
+		if v, ok := c.Get(key(strconv.Itoa(i))); ok && !valid(i, v) {
+			t.Errorf("key %d: a value no writer stored", i)
+		}
+	}
+}
+
+// TestHelperProcess is one process of TestConcurrentProcesses.
+func TestHelperProcess(t *testing.T) {
+	dir := os.Getenv("WFC_CACHE_HELPER")
+	if dir == "" {
+		t.Skip("a helper of TestConcurrentProcesses")
+	}
+	c, err := Open(dir, Options{MaxBytes: 64 << 10, MaxEntry: 16 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hammer(t, c, 4, 300)
+}
+
+func BenchmarkGet(b *testing.B) {
+	c := open(b, Options{})
+	k := key("bench")
+	v := bytes.Repeat([]byte("output line\n"), 100)
+	c.Put(k, v)
+	b.SetBytes(int64(len(v)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := c.Get(k); !ok {
+			b.Fatal("miss")
+		}
+	}
+}
