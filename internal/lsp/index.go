@@ -114,6 +114,66 @@ func (ix *index) decl(file string, d ast.Decl) {
 		if d.Name != nil {
 			ix.workflow(file, d)
 		}
+	case *ast.Test:
+		ix.test(file, d)
+	}
+}
+
+// test records the names a test uses (docs/language.md, "Tests"): its
+// workflow, the events it sends, the states it expects and the steps it
+// names, so that definition, references and rename reach into tests. The
+// workflow is its `Workflow = …;`, else the program's only one.
+func (ix *index) test(file string, t *ast.Test) {
+	wn := ""
+	for _, s := range t.Settings {
+		if n, ok := s.Value.(*ast.Name); ok && s.Name != nil && s.Name.Name == "Workflow" {
+			if _, ok := ix.decls[n.Name].(*ast.Workflow); ok {
+				wn = n.Name
+				ix.add(occurrence{sym: symbol{kWorkflow, wn}, file: file, rng: n.Range})
+			}
+		}
+	}
+	if wn == "" {
+		for name, d := range ix.decls {
+			if _, ok := d.(*ast.Workflow); ok {
+				if wn != "" {
+					return // several workflows and none named
+				}
+				wn = name
+			}
+		}
+		if wn == "" {
+			return
+		}
+	}
+	for _, st := range t.Stmts {
+		fun, _ := ast.DottedName(st.Call.Fun)
+		if len(st.Call.Args) == 0 || st.Call.Args[0].Label != nil {
+			continue
+		}
+		arg := ast.Unparen(st.Call.Args[0].Value)
+		switch fun {
+		case "Send":
+			if c, ok := arg.(*ast.Call); ok {
+				arg = c.Fun
+			}
+			if n, ok := arg.(*ast.Name); ok {
+				ix.add(occurrence{sym: symbol{kEvent, wn + "." + n.Name}, file: file, rng: n.Range})
+			}
+		case "Expect.State", "Expect.End":
+			if n, ok := arg.(*ast.Name); ok {
+				ix.add(occurrence{sym: symbol{kState, wn + "." + n.Name}, file: file, rng: n.Range})
+			}
+		case "Fail", "Expect.GaveUp", "Expect.Attempts":
+			if lit, ok := arg.(*ast.StringLit); ok && !lit.Bad && lit.Range.End.Offset-lit.Range.Start.Offset >= 2 {
+				r := lit.Range
+				r.Start.Offset++
+				r.Start.Column++
+				r.End.Offset--
+				r.End.Column--
+				ix.add(occurrence{sym: symbol{kStep, wn + "." + lit.Value}, file: file, rng: r})
+			}
+		}
 	}
 }
 

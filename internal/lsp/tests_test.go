@@ -66,3 +66,40 @@ func TestTestFilePositions(t *testing.T) {
 		}
 	}
 }
+
+// Names in a test lead to what they name, and renaming a state from a test
+// renames it in the workflow and in the test.
+func TestTestNavigation(t *testing.T) {
+	const testWF = "test \"t\" {\n  Workflow = JobFlow;\n  Send(Start(), at: TimeSpan.FromMinutes(1));\n  Expect.State(Running);\n}\n"
+	c := start(t, twoFiles)
+	c.open("flow.wf", flowWF)
+	c.open("flow_test.wf", testWF)
+	p := at(testWF, "Running", 0, 2)
+	def, err := c.srv.Definition(c.ctx, &protocol.DefinitionParams{TextDocumentPositionParams: docPos(c, "flow_test.wf", p.Line, p.Character)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	locs := def.(protocol.LocationSlice)
+	want := protocol.Location{URI: c.uri("flow.wf"), Range: protocol.Range{Start: at(flowWF, "state Running", 0, 6), End: at(flowWF, "state Running", 0, 13)}}
+	if len(locs) != 1 || locs[0] != want {
+		t.Fatalf("definition of Running from a test: %v, want %v", locs, want)
+	}
+	we, err := c.srv.Rename(c.ctx, &protocol.RenameParams{TextDocumentPositionParams: docPos(c, "flow_test.wf", p.Line, p.Character), NewName: "Working"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(we.Changes[c.uri("flow_test.wf")]); n != 1 {
+		t.Errorf("rename of Running: %d edits in the test, want 1", n)
+	}
+	if n := len(we.Changes[c.uri("flow.wf")]); n < 2 {
+		t.Errorf("rename of Running: %d edits in the workflow, want its declaration and gotos", n)
+	}
+	e := at(testWF, "Start()", 0, 1)
+	def, err = c.srv.Definition(c.ctx, &protocol.DefinitionParams{TextDocumentPositionParams: docPos(c, "flow_test.wf", e.Line, e.Character)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if locs := def.(protocol.LocationSlice); len(locs) != 1 || locs[0].URI != c.uri("flow.wf") {
+		t.Errorf("definition of the event Start from a test: %v", locs)
+	}
+}
