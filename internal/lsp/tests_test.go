@@ -1,11 +1,16 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
+	"github.com/wfc-lang/wfc/parser"
 )
 
 // A test file (docs/language.md, "Tests") is part of the workspace's
@@ -101,5 +106,65 @@ func TestTestNavigation(t *testing.T) {
 	}
 	if locs := def.(protocol.LocationSlice); len(locs) != 1 || locs[0].URI != c.uri("flow.wf") {
 		t.Errorf("definition of the event Start from a test: %v", locs)
+	}
+}
+
+// An edit inside a workflow re-checks the tests that run it: renaming a
+// state a test expects makes the test's name unknown (WF501) at once.
+func TestTestRecheckedAfterWorkflowEdit(t *testing.T) {
+	const testWF = "test \"t\" {\n  Workflow = JobFlow;\n  Expect.State(Running);\n}\n"
+	c := start(t, twoFiles)
+	c.open("flow.wf", flowWF)
+	c.open("flow_test.wf", testWF)
+	c.diagsFor("flow_test.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+	s := at(flowWF, "state Running", 0, 6)
+	c.edit("flow.wf", 2, protocol.Range{Start: s, End: at(flowWF, "state Running", 0, 13)}, "Working")
+	c.diagsFor("flow_test.wf", func(p *protocol.PublishDiagnosticsParams) bool {
+		for _, d := range p.Diagnostics {
+			if fmt.Sprint(d.Code) == "WF501" && d.Range.Start.Line == 2 {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// Tests in the workspace: an edit inside a workflow is still re-checked
+// alone when tests run other workflows (they keep their diagnostics), and
+// the result is what a full check gives, for tests of the edited workflow
+// too.
+func TestRecheckWithTests(t *testing.T) {
+	wf := func(name string) string {
+		return "workflow " + name + " {\n  Initial = A;\n  event Go();\n  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Retries = 2; Unfinished { goto Done; } } }\n    on Go { goto Done; }\n  }\n  terminal Done { }\n}\n"
+	}
+	files := []parser.Source{
+		{Name: "a.wf", Src: wf("First") + wf("Second")},
+		{Name: "a_test.wf", Src: "test \"first\" {\n  Workflow = First;\n  Expect.State(A);\n}\ntest \"second\" {\n  Workflow = Second;\n  Expect.State(Gone);\n}\n" +
+			"test \"which\" {\n  Expect.State(A);\n}\n"},
+	}
+	pc := newParseCache()
+	analyze(context.Background(), pc, files)
+	edits := []struct{ from, to string }{
+		{"Retries = 2;", "Retries = 3;"}, // inside First: the tests of Second stay out
+		{"state A {", "state B {"},       // First's A is gone: test "first" reports it
+		{"state B {", "state A {"},       // and back
+		{"Retries = 2;", "Retries = 4;"}, // inside Second: test "first" stays out
+		{"state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Retries = 4;",
+			"state Gone {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Retries = 4;"}, // test "second" holds now
+	}
+	took := 0
+	for i, e := range edits {
+		files[0].Src = strings.Replace(files[0].Src, e.from, e.to, 1)
+		got := analyze(context.Background(), pc, files)
+		want := analyze(context.Background(), newParseCache(), files)
+		if got.incremental {
+			took++
+		}
+		if d := cmp.Diff(want.diags, got.diags); d != "" {
+			t.Fatalf("edit %d (%q→%q, incremental %v): diagnostics differ (-full +incremental):\n%s", i, e.from, e.to, got.incremental, d)
+		}
+	}
+	if took != len(edits) {
+		t.Errorf("%d of %d edits were re-checked incrementally", took, len(edits))
 	}
 }
