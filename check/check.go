@@ -97,6 +97,7 @@ func Check(prog *ast.Program) *Result {
 		}
 	}
 	c.res.Program = c.buildModel()
+	c.tests()
 	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res

@@ -30,6 +30,8 @@ type Program struct {
 	Enums     []*Enum
 	Entities  []*Entity
 	Workflows []*Workflow
+	// Tests are the program's test declarations (test.go), resolved.
+	Tests []*Test
 	// Info maps identifiers to the objects they define or use.
 	Info Info
 }

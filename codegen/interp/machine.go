@@ -620,3 +620,8 @@ func satAdd(a, b Ticks) Ticks {
 	}
 	return a + b
 }
+
+// ExprText prints an expression in the canonical source form the
+// transcript uses for a call's arguments, so that a test's expectations
+// (codegen/wftest) are compared with what the run wrote.
+func ExprText(e ast.Expr) string { return exprText(e) }
