@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/wfc-lang/wfc/ast"
+	"slices"
 )
 
 // builder makes the model (model.go) from the tree and what the resolver
@@ -76,10 +77,24 @@ func (b *builder) enum(d *ast.Enum) {
 		e.Members[i] = &members[i]
 		b.def(m, &members[i])
 	}
+	if len(e.Members) > smallEnum {
+		e.byName = make(map[string]*EnumMember, len(e.Members))
+		for _, m := range slices.Backward(e.Members) {
+			e.byName[m.Ident.Name] = m // the first of duplicates wins
+		}
+	}
 }
+
+// smallEnum is the most members an enum looks up by a scan; a larger one
+// gets a map, so a handler with a case for each of 160,000 members stays
+// linear.
+const smallEnum = 16
 
 // member returns the first member of e named name.
 func (e *Enum) member(name string) *EnumMember {
+	if e.byName != nil {
+		return e.byName[name]
+	}
 	for _, m := range e.Members {
 		if m.Ident.Name == name {
 			return m

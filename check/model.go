@@ -69,6 +69,7 @@ type Object interface {
 type Enum struct {
 	Decl    *ast.Enum
 	Members []*EnumMember // in source order, duplicates included
+	byName  map[string]*EnumMember
 }
 
 // EnumMember is one member of an enum.

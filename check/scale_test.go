@@ -42,3 +42,30 @@ func TestSuggestionsScale(t *testing.T) {
 	progs := map[int]*ast.Program{n: unknownGotos(n), 4 * n: unknownGotos(4 * n)}
 	scaling.Linear(t, "unknown gotos", func(k int) { check.Check(progs[k]) }, n)
 }
+
+// casesOfEnum is a handler with a case for each of an enum's n members.
+func casesOfEnum(n int) *ast.Program {
+	var b strings.Builder
+	b.WriteString("enum E {")
+	for i := range n {
+		fmt.Fprintf(&b, " M%06d,", i)
+	}
+	b.WriteString(" }\nworkflow W {\n  Initial = A;\n  event Go(E e);\n  state A { subscribe Go(E e); on Go(E e) {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    M%06d { }\n", i)
+	}
+	b.WriteString("  } }\n}\n")
+	prog, _ := parser.Parse([]parser.Source{{Name: "w.wf", Src: b.String()}}, parser.Options{Workers: 1})
+	return prog
+}
+
+// TestCasesScale: matching cases to members (WF206) is linear; an enum of
+// 160,000 members with a case each once took 42 s.
+func TestCasesScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures two programs of thousands of cases")
+	}
+	const n = 2000
+	progs := map[int]*ast.Program{n: casesOfEnum(n), 4 * n: casesOfEnum(4 * n)}
+	scaling.Linear(t, "cases × members", func(k int) { check.Check(progs[k]) }, n)
+}

@@ -309,7 +309,7 @@ var Codes = []Code{
 		wrap(okStates + "  terminal Lost { }\n"),
 		wrap(okStates)},
 	{"WF202", Warning, Meaning, ScopeState, "statements after `goto` never run",
-		"`goto` leaves the state at once; what follows it in the same block is dead code. The fix removes it.",
+		"`goto` leaves the state at once; what follows it in the same block is dead code. Two fixes, for a person to choose: move the `goto` after the statements, or remove them.",
 		wrap("  state A { subscribe Go(); on Go { goto Done; Mail.Send(); } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Mail.Send(); goto Done; } }\n  terminal Done { }\n")},
 	{"WF203", Warning, Meaning, ScopeState, "subscription with no handler and no milestone",

@@ -59,7 +59,13 @@ func TestFixesFix(t *testing.T) {
 			for _, fix := range d.Fixes {
 				n++
 				t.Run(fmt.Sprintf("%s/%s@%d:%d/%s", name, d.Code, d.Range.Start.Line, d.Range.Start.Column, fix.Title), func(t *testing.T) {
+					inOrder(t, fix)
 					fixed := applyFix(t, files, fix)
+					for i := range files {
+						if allCRLF(files[i].Src) && !allCRLF(fixed[i].Src) {
+							t.Errorf("applying %q to %s, whose lines all end in CRLF, leaves a bare LF:\n%q", fix.Title, files[i].Name, fixed[i].Src)
+						}
+					}
 					after := pipeline.Run(context.Background(), fixed, pipeline.Options{})
 					if got, was := count(after.Diagnostics, d.File, d.Code), count(before.Diagnostics, d.File, d.Code); got >= was {
 						t.Errorf("applying %q leaves %d %s in %s (was %d)", fix.Title, got, d.Code, d.File, was)
@@ -76,6 +82,24 @@ func TestFixesFix(t *testing.T) {
 	}
 	if n < 20 {
 		t.Fatalf("only %d fixes found in the cases", n)
+	}
+}
+
+// allCRLF reports whether src has line breaks and every one is CRLF.
+func allCRLF(src string) bool {
+	return strings.Contains(src, "\r\n") && strings.Count(src, "\n") == strings.Count(src, "\r\n")
+}
+
+// inOrder requires a fix's edits of each file to come in source order,
+// without overlaps: an editor applies them as given.
+func inOrder(t *testing.T, fix diag.Fix) {
+	t.Helper()
+	last := map[string]int32{}
+	for _, e := range fix.Edits {
+		if prev, ok := last[e.File]; ok && e.Range.Start.Offset < prev {
+			t.Errorf("fix %q: an edit at offset %d comes after one ending at %d", fix.Title, e.Range.Start.Offset, prev)
+		}
+		last[e.File] = e.Range.End.Offset
 	}
 }
 

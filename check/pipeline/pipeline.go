@@ -105,7 +105,8 @@ func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []d
 // Finish turns a program's raw diagnostics (syntax, checker, lints) into
 // what Run reports: ignore comments applied (with WF317 for stale ones),
 // project settings applied, sorted by file in the order of prog.Files, then
-// position and code, duplicates removed. A caller that assembles the raw
+// position and code, duplicates removed, at most diag.MaxPerCode of each
+// code per file (then one that counts the rest). A caller that assembles the raw
 // diagnostics itself calls Finish last, so nothing differs from Run.
 func Finish(prog *ast.Program, sources diag.Sources, ds []diag.Diagnostic, opt Options) []diag.Diagnostic {
 	order := make([]string, 0, len(prog.Files))
@@ -118,7 +119,7 @@ func Finish(prog *ast.Program, sources diag.Sources, ds []diag.Diagnostic, opt O
 	if opt.Settings != nil {
 		ds = applySettings(ds, opt.Settings)
 	}
-	return diag.Sort(ds, order)
+	return diag.Cap(diag.Sort(ds, order))
 }
 
 // sourcesOf maps each file's name to its text.

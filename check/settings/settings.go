@@ -22,12 +22,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/wfc-lang/wfc/diag"
 )
@@ -46,15 +48,16 @@ type file struct {
 }
 
 // Parse reads the text of a settings file. name is only used in errors.
+// It is as strict as the schema (docs/schema/settings.schema.json): the
+// keys are spelled exactly ("DISABLE" is not "disable"), each at most
+// once, the lists are arrays (not null) of codes (`WF203`; `wf203` and
+// `203` are read as WF203, as on the command line), with no code twice;
+// anything else is an error that names what is wrong, never a
+// setting silently dropped.
 func Parse(name string, b []byte) (diag.Settings, error) {
-	var f file
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	f, err := decodeStrict(b)
+	if err != nil {
 		return diag.Settings{}, fmt.Errorf("%s: %v (see docs/schema/settings.schema.json)", name, err)
-	}
-	if dec.More() {
-		return diag.Settings{}, fmt.Errorf("%s: more than one JSON value", name)
 	}
 	s := diag.Settings{Disable: map[diag.ID]bool{}, Error: map[diag.ID]bool{}}
 	if err := addCodes(s.Disable, f.Disable); err != nil {
@@ -69,11 +72,120 @@ func Parse(name string, b []byte) (diag.Settings, error) {
 	return s, nil
 }
 
-// ParseCodes reads a comma-separated list of codes, as given to --disable
-// and --error ("WF203,WF312", or "203, 312").
+// decodeStrict reads a settings file token by token: encoding/json alone
+// matches keys without regard to case, keeps the last of duplicate keys
+// and accepts null for a list.
+func decodeStrict(b []byte) (file, error) {
+	var f file
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil {
+		return f, err
+	} else if t != json.Delim('{') {
+		return f, fmt.Errorf("the settings are a JSON object, not %s", tokenText(t))
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return f, err
+		}
+		key := t.(string) // object keys are strings
+		if seen[key] {
+			return f, fmt.Errorf("%q is given twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "$schema":
+			v, err := dec.Token()
+			if err != nil {
+				return f, err
+			}
+			str, ok := v.(string)
+			if !ok {
+				return f, fmt.Errorf("\"$schema\" is a string, not %s", tokenText(v))
+			}
+			f.Schema = str
+		case "disable", "error":
+			list, err := stringList(dec, key)
+			if err != nil {
+				return f, err
+			}
+			if key == "disable" {
+				f.Disable = list
+			} else {
+				f.Error = list
+			}
+		default:
+			if k := strings.ToLower(key); k == "disable" || k == "error" || k == "$schema" {
+				return f, fmt.Errorf("unknown key %q: keys are written in lower case, %q", key, k)
+			}
+			return f, fmt.Errorf("unknown key %q: the keys are \"disable\", \"error\" and \"$schema\"", key)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing }
+		return f, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return f, errors.New("more than one JSON value")
+	}
+	return f, nil
+}
+
+// stringList reads the array of codes of key.
+func stringList(dec *json.Decoder, key string) ([]string, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if t != json.Delim('[') {
+		return nil, fmt.Errorf("%q is an array of codes, not %s", key, tokenText(t))
+	}
+	var out []string
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		code, ok := t.(string)
+		if !ok {
+			return nil, fmt.Errorf("%q holds codes written \"WF203\", not %s", key, tokenText(t))
+		}
+		n := string(Normalize(code))
+		if seen[n] {
+			return nil, fmt.Errorf("%q names %s twice", key, n)
+		}
+		seen[n] = true
+		out = append(out, code)
+	}
+	_, err = dec.Token() // the closing ]
+	return out, err
+}
+
+// tokenText names a JSON token for a message.
+func tokenText(t json.Token) string {
+	switch t := t.(type) {
+	case nil:
+		return "null"
+	case json.Delim:
+		if t == '{' {
+			return "an object"
+		}
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// ParseCodes reads a list of codes separated by commas or white space,
+// line breaks included, as given to --disable and --error ("WF203,WF312",
+// "203, 312").
 func ParseCodes(list string) ([]diag.ID, error) {
 	var codes []diag.ID
-	for _, part := range strings.Split(list, ",") {
+	for _, part := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
 		c := Normalize(part)
 		if c == "" {
 			continue

@@ -12,7 +12,7 @@ import (
 	"github.com/wfc-lang/wfc/diag"
 )
 
-const fixable = "workflow W { Initial = A; event Go();\n  state A { subscribe Go(); on Go { goto Done; Mail.Send(); } }\n  terminal Done { } }\n"
+const fixable = "workflow W { Initial = A; event Go();\n  state A { subscribe Go(); on Go { Workflow.Once(\"s\", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(2).MaxAttempts(2)) { } goto Done; } }\n  terminal Done { } }\n"
 
 // TestFailedWriteLeavesOriginal: when the rename (or the temporary file)
 // fails, the original is intact, no temporary file is left, and the exit
@@ -51,7 +51,7 @@ func TestFailedWriteLeavesOriginal(t *testing.T) {
 			if !l.failed {
 				t.Errorf("a failed write must make the exit status 2")
 			}
-			if count(a.diags, path, "WF202") != 1 {
+			if count(a.diags, path, "WF303") != 1 {
 				t.Errorf("the remaining diagnostics should be those of the unchanged file: %v", codesOf(a.diags))
 			}
 		})

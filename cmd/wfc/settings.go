@@ -18,8 +18,10 @@ type settingsFlags struct {
 }
 
 func (f *settingsFlags) register(fl *pflag.FlagSet) {
-	fl.StringSliceVar(&f.disable, "disable", nil, "warnings not to report, comma-separated (WF203,WF312); on top of wfc.json")
-	fl.StringSliceVar(&f.error, "error", nil, "warnings to report as errors, comma-separated (WF201); on top of wfc.json")
+	// StringArray, not StringSlice: pflag reads a slice's value as CSV,
+	// which silently drops everything after a line break in it.
+	fl.StringArrayVar(&f.disable, "disable", nil, "warnings not to report, comma-separated (WF203,WF312); on top of wfc.json")
+	fl.StringArrayVar(&f.error, "error", nil, "warnings to report as errors, comma-separated (WF201); on top of wfc.json")
 }
 
 // parse validates the flags: catalogued warnings, none named by both.
