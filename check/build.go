@@ -46,11 +46,45 @@ func (c *checker) buildModel() *Program {
 			e.Fields = append(e.Fields, &fields[i])
 			b.def(f.Name, &fields[i])
 		}
+		for _, sec := range e.Decl.Security {
+			for _, r := range sec.Rules {
+				b.securityNames(e, r.When)
+			}
+		}
 	}
 	for _, w := range workflows {
 		b.workflow(w)
 	}
 	return b.p
+}
+
+// securityNames records the names of a security rule's condition that are
+// fields of its entity as uses of those fields (`allow update when Owner
+// == CurrentUser` reads the field Owner). Other names are facts of the
+// runtime's security context, which the compiler does not resolve.
+func (b *builder) securityNames(e *Entity, x ast.Expr) {
+	switch x := x.(type) {
+	case *ast.Name:
+		for _, f := range e.Fields {
+			if f.Decl.Name != nil && f.Decl.Name.Name == x.Name {
+				b.use(x, f)
+				return
+			}
+		}
+	case *ast.Binary:
+		b.securityNames(e, x.X)
+		b.securityNames(e, x.Y)
+	case *ast.Unary:
+		b.securityNames(e, x.X)
+	case *ast.Paren:
+		b.securityNames(e, x.X)
+	case *ast.Selector:
+		b.securityNames(e, x.X)
+	case *ast.Call:
+		for _, a := range x.Args {
+			b.securityNames(e, a.Value)
+		}
+	}
 }
 
 func (b *builder) def(id *ast.Ident, o Object) {
@@ -257,6 +291,9 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 		s.Subscriptions = append(s.Subscriptions, sub)
 		bySub[sd] = sub
 		wb.use(sd.Event, sub.Event)
+		if sd.Params != nil {
+			wb.params(sd.Params) // their types' uses; they must be the event's
+		}
 		if sd.Alias != nil {
 			wb.def(sd.Alias, sub)
 		}

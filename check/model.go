@@ -39,7 +39,8 @@ type Program struct {
 // alias…), Uses the identifiers and name expressions (*ast.Ident,
 // *ast.Name) that refer to one (a `goto` target, `Initial`'s value, a type,
 // a subscribed event, a handler's name, a case label, `Tracks`' entity and
-// field). A name that did not resolve is in neither. A duplicate
+// field, and a name in an entity's security condition that is one of its
+// fields). A name that did not resolve is in neither. A duplicate
 // declaration (WF101) defines its own object; uses resolve to the first.
 type Info struct {
 	Defs map[*ast.Ident]Object

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"github.com/wfc-lang/wfc/parser"
 	"os"
 	"slices"
@@ -154,3 +155,85 @@ func benchAnalyze(b *testing.B, lines, files int) {
 
 func BenchmarkAnalyze2000Lines(b *testing.B)           { benchAnalyze(b, 2000, 1) }
 func BenchmarkAnalyze100Files100000Lines(b *testing.B) { benchAnalyze(b, 100000, 100) }
+
+// realisticWorkspace is shaped like real programs: n workflows, each in a
+// file of its own, and beside each a file of the five enums and entities
+// it uses.
+func realisticWorkspace(n int) []parser.Source {
+	var out []parser.Source
+	for i := range n {
+		types := fmt.Sprintf(`enum Stage%[1]d { Open, Working, Done, Failed }
+enum Verdict%[1]d { Ok, Retry, Reject }
+entity Ticket%[1]d {
+  [Required, MaxLength(80)] string Title;
+  Stage%[1]d Stage;
+  security { allow read, create when IsAuthenticated; }
+}
+entity Person%[1]d { string Name; security { allow read when IsAuthenticated; } }
+entity Note%[1]d { string Text; Person%[1]d Author; }
+`, i)
+		flow := fmt.Sprintf(`workflow Flow%[1]d {
+  Tracks = Ticket%[1]d.Stage;
+  Autostart = true;
+  Initial = Open;
+  event Start();
+  event Finish(Verdict%[1]d v);
+  state Open { subscribe Start(); on Start { goto Working; } }
+  state Working {
+    subscribe Finish(Verdict%[1]d v) as Worker {
+      Finished {
+        Within = TimeSpan.FromMinutes(5);
+        Backoff = Backoff.Exponential(TimeSpan.FromMinutes(1)).MaxAttempts(3).Cap(TimeSpan.FromMinutes(10));
+        Unfinished { goto Failed; }
+      }
+    }
+    on Worker(Verdict%[1]d v) {
+      Ok { Workflow.Once("close", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Tickets.Close(v); } goto Done; }
+      Retry { goto Open; }
+      Reject { goto Failed; }
+    }
+  }
+  terminal Done { }
+  terminal error Failed { Message = "ticket failed"; }
+}
+`, i)
+		out = append(out, parser.Source{Name: fmt.Sprintf("types%03d.wf", i), Src: types}, parser.Source{Name: fmt.Sprintf("flow%03d.wf", i), Src: flow})
+	}
+	return out
+}
+
+// BenchmarkAnalyzeRealisticEdit: a one-character edit inside one workflow
+// of a 100-workflow workspace whose 500 enums and entities live in files of
+// their own (issue 17's figure: at most 30 ms of CPU per edit).
+func BenchmarkAnalyzeRealisticEdit(b *testing.B) {
+	srcs := realisticWorkspace(100)
+	var size int
+	for _, s := range srcs {
+		size += len(s.Src)
+	}
+	pc := newParseCache()
+	analyze(context.Background(), pc, srcs)
+	k := 51 // flow025.wf
+	orig := srcs[k].Src
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	incr := 0
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			srcs[k].Src = strings.Replace(orig, "goto Working;", "goto  Working;", 1)
+		} else {
+			srcs[k].Src = orig
+		}
+		r := analyze(context.Background(), pc, srcs)
+		if r.err != nil {
+			b.Fatal(r.err)
+		}
+		if r.incremental {
+			incr++
+		}
+	}
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(incr)/float64(b.N), "incremental/op")
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 )
@@ -25,9 +26,20 @@ type snapshot struct {
 	idx     *index
 }
 
-// index builds the name index on first use.
+// index lays out the model's names on first use. A snapshot whose program
+// was re-checked only in part (recheck) has no model of the whole program:
+// the first request that needs one checks it, once per snapshot.
 func (sn *snapshot) index() *index {
-	sn.idxOnce.Do(func() { sn.idx = buildIndex(sn.res.prog) })
+	sn.idxOnce.Do(func() {
+		var model *check.Program
+		if sn.res.checked != nil {
+			model = sn.res.checked.Program
+		}
+		if model == nil && sn.res.prog != nil {
+			model = check.Check(sn.res.prog).Program
+		}
+		sn.idx = buildIndex(sn.res.prog, model)
+	})
 	return sn.idx
 }
 

@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
+	"github.com/wfc-lang/wfc/lexer"
 )
 
 // What the language offers in each place (the grammar in docs/language.md).
@@ -46,6 +48,9 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		if f.Name == name {
 			file = f
 		}
+	}
+	if inStringOrComment(name, t.src, off) {
+		return nil, nil // as gopls: nothing to complete in prose
 	}
 	words, kind := completions(sn.index(), file, t.src, off)
 	items := make(protocol.CompletionItemSlice, 0, len(words))
@@ -227,13 +232,47 @@ func caseLabels(ix *index, w *ast.Workflow, st *ast.State, h *ast.Handler) []str
 	if ps == nil {
 		return nil
 	}
-	e := ix.enumParam(ps)
+	e := enumParam(ix, ps)
 	if e == nil {
 		return nil
 	}
 	var out []string
 	for _, m := range e.Members {
-		out = append(out, m.Name)
+		out = append(out, m.Ident.Name)
 	}
 	return out
+}
+
+// enumParam is the model's enum of the first enum-typed parameter of ps.
+func enumParam(ix *index, ps *ast.Params) *check.Enum {
+	if ps == nil || ix.prog == nil {
+		return nil
+	}
+	for _, p := range ps.List {
+		if p.Type == nil || p.Type.Name == nil {
+			continue
+		}
+		if e, ok := ix.prog.Info.Uses[p.Type.Name].(*check.Enum); ok {
+			return e
+		}
+	}
+	return nil
+}
+
+// inStringOrComment reports whether off lies inside a string literal or a
+// comment of src (after its opening quote or `//`, up to its end; a line
+// comment runs to the end of its line, where the cursor still is in it).
+func inStringOrComment(name, src string, off int) bool {
+	res := lexer.Lex(name, src)
+	for _, c := range res.Comments {
+		if int(c.Off) < off && off <= int(c.End) {
+			return true
+		}
+	}
+	for _, t := range res.Tokens {
+		if t.Kind == lexer.String && int(t.Off) < off && (off < int(t.End) || src[t.End-1] != '"' || t.End-t.Off == 1) {
+			return true
+		}
+	}
+	return false
 }

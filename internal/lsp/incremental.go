@@ -52,9 +52,6 @@ func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnosti
 			names[w.Name.Name] = true
 		}
 	}
-	if !worthIt(prog, len(names)) {
-		return nil, nil, nil, part, false
-	}
 	// Typing goes on in one workflow: the part checked after the last
 	// keystroke is this one's "before".
 	oldSem := prev.part.sem
@@ -127,23 +124,6 @@ type checkedPart struct {
 	file *ast.File
 	k    int
 	sem  []diag.Diagnostic
-}
-
-// worthIt estimates whether checking every enum and entity and the changed
-// workflows costs less than checking the program: a workflow costs about
-// five times an enum or an entity to check (measured on the corpus).
-func worthIt(prog *ast.Program, changed int) bool {
-	var types, workflows int
-	for _, f := range prog.Files {
-		for _, d := range f.Decls {
-			if _, ok := d.(*ast.Workflow); ok {
-				workflows++
-			} else {
-				types++
-			}
-		}
-	}
-	return types+5*changed < 5*workflows
 }
 
 func consLess(order map[string]int, a, b *check.Consumer) bool {

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -22,54 +23,66 @@ const (
 	kStep
 )
 
-// symbol identifies one declared thing: its kind and its qualified name
-// (`Order.Status` for a field, `JobFlow.Running` for a state).
+// symbol identifies one declared thing: the checker's object (so two
+// declarations of one name are two symbols), its kind and its qualified
+// name (`Order.Status` for a field, `JobFlow.Running` for a state), which
+// symbols and hovers show.
 type symbol struct {
+	obj  any // a check.Object, or a *check.Step
 	kind symKind
 	name string
 }
 
 // occurrence is one mention of a symbol: its declaration or a reference.
 type occurrence struct {
-	sym   symbol
-	file  string
-	rng   diag.Range // the name itself (for a step: the string's contents)
-	def   bool
-	decl  any // the declaring node, on the declaration
-	scope string
+	sym  symbol
+	file string
+	rng  diag.Range // the name itself (for a step: the string's contents)
+	def  bool
+	decl any // the declaring node, on the declaration
 }
 
-// index maps every name in the program to what it names. It is built from
-// the syntax tree with the checker's scoping rules: types and enums are
-// global, states, events and aliases belong to their workflow, a handler
-// names its state's subscription slot, and a case label a member of its
-// handler's enum parameter.
+// index is the model's Info laid out for position lookups: every name of
+// every file that defines or uses something, in file and offset order. It
+// resolves nothing itself; what a name means is the checker's answer
+// (check.Program.Info), so the editor and `wfc check` cannot disagree.
 type index struct {
+	prog   *check.Program
 	occ    []occurrence // sorted by file, then offset
 	byName map[symbol][]int
-	decls  map[string]ast.Decl
 }
 
 func (ix *index) add(o occurrence) { ix.occ = append(ix.occ, o) }
 
-func buildIndex(prog *ast.Program) *index {
-	ix := &index{byName: map[symbol][]int{}, decls: map[string]ast.Decl{}}
-	if prog == nil {
+// buildIndex lays out the model of prog (model may be nil: the names then
+// resolve to nothing).
+func buildIndex(prog *ast.Program, model *check.Program) *index {
+	ix := &index{prog: model, byName: map[symbol][]int{}}
+	if prog == nil || model == nil {
 		return ix
 	}
-	for _, f := range prog.Files {
-		for _, d := range f.Decls {
-			if n := d.DeclName(); n != nil {
-				if _, dup := ix.decls[n.Name]; !dup {
-					ix.decls[n.Name] = d
-				}
-			}
+	steps := map[*ast.CallStmt]*check.Step{}
+	for _, w := range model.Workflows {
+		for _, s := range w.Steps {
+			steps[s.Decl] = s
 		}
 	}
 	for _, f := range prog.Files {
-		for _, d := range f.Decls {
-			ix.decl(f.Name, d)
-		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Ident:
+				ix.ident(f.Name, n)
+			case *ast.Name:
+				if o := model.Info.Uses[n]; o != nil {
+					ix.use(f.Name, n.Range, o)
+				}
+			case *ast.CallStmt:
+				if s := steps[n]; s != nil {
+					ix.step(f.Name, s)
+				}
+			}
+			return true
+		})
 	}
 	sort.SliceStable(ix.occ, func(i, j int) bool {
 		a, b := ix.occ[i], ix.occ[j]
@@ -84,96 +97,173 @@ func buildIndex(prog *ast.Program) *index {
 	return ix
 }
 
-func (ix *index) decl(file string, d ast.Decl) {
-	switch d := d.(type) {
-	case *ast.Enum:
-		if d.Name == nil {
-			return
+// ident records an identifier that declares or uses an object.
+func (ix *index) ident(file string, id *ast.Ident) {
+	if o, ok := ix.prog.Info.Defs[id]; ok {
+		if sym, ok := symbolOf(o); ok {
+			ix.add(occurrence{sym: sym, file: file, rng: id.Range, def: true, decl: declOf(o)})
 		}
-		ix.add(occurrence{sym: symbol{kEnum, d.Name.Name}, file: file, rng: d.Name.Range, def: true, decl: d})
-		for _, m := range d.Members {
-			ix.add(occurrence{sym: symbol{kMember, d.Name.Name + "." + m.Name}, file: file, rng: m.Range, def: true, decl: d})
-		}
-	case *ast.Entity:
-		if d.Name == nil {
-			return
-		}
-		ix.add(occurrence{sym: symbol{kEntity, d.Name.Name}, file: file, rng: d.Name.Range, def: true, decl: d})
-		for _, fl := range d.Fields {
-			if fl.Name != nil {
-				ix.add(occurrence{sym: symbol{kField, d.Name.Name + "." + fl.Name.Name}, file: file, rng: fl.Name.Range, def: true, decl: fl})
-			}
-			ix.typeRef(file, fl.Type)
-		}
-		for _, sec := range d.Security {
-			for _, r := range sec.Rules {
-				ix.fieldNames(file, d, r.When)
-			}
-		}
-	case *ast.Workflow:
-		if d.Name != nil {
-			ix.workflow(file, d)
-		}
-	}
-}
-
-// fieldNames records names in a security rule that are the entity's fields.
-func (ix *index) fieldNames(file string, e *ast.Entity, x ast.Expr) {
-	switch x := x.(type) {
-	case *ast.Name:
-		for _, f := range e.Fields {
-			if f.Name != nil && f.Name.Name == x.Name {
-				ix.add(occurrence{sym: symbol{kField, e.Name.Name + "." + x.Name}, file: file, rng: x.Range})
-			}
-		}
-	case *ast.Binary:
-		ix.fieldNames(file, e, x.X)
-		ix.fieldNames(file, e, x.Y)
-	case *ast.Unary:
-		ix.fieldNames(file, e, x.X)
-	case *ast.Paren:
-		ix.fieldNames(file, e, x.X)
-	case *ast.Selector:
-		ix.fieldNames(file, e, x.X)
-	case *ast.Call:
-		for _, a := range x.Args {
-			ix.fieldNames(file, e, a.Value)
-		}
-	}
-}
-
-func (ix *index) typeRef(file string, t *ast.TypeRef) {
-	if t == nil || t.Name == nil {
 		return
 	}
-	switch ix.decls[t.Name.Name].(type) {
-	case *ast.Enum:
-		ix.add(occurrence{sym: symbol{kEnum, t.Name.Name}, file: file, rng: t.Name.Range})
-	case *ast.Entity:
-		ix.add(occurrence{sym: symbol{kEntity, t.Name.Name}, file: file, rng: t.Name.Range})
+	if o := ix.prog.Info.Uses[id]; o != nil {
+		ix.use(file, id.Range, o)
 	}
 }
 
-func (ix *index) params(file string, ps *ast.Params) {
-	if ps == nil {
+// use records a reference. A handler's name uses its subscription: the
+// alias when the subscription has one, else the subscribed event.
+func (ix *index) use(file string, r diag.Range, o check.Object) {
+	if sub, ok := o.(*check.Subscription); ok && sub.Decl.Alias == nil {
+		if sub.Event == nil {
+			return
+		}
+		o = sub.Event
+	}
+	if sym, ok := symbolOf(o); ok {
+		ix.add(occurrence{sym: sym, file: file, rng: r})
+	}
+}
+
+// step records a durable step's name: the string's contents, quotes excluded.
+func (ix *index) step(file string, s *check.Step) {
+	call := s.Decl.Call
+	if call == nil || len(call.Args) == 0 {
 		return
 	}
-	for _, p := range ps.List {
-		ix.typeRef(file, p.Type)
+	lit, ok := ast.Unparen(call.Args[0].Value).(*ast.StringLit)
+	if !ok || lit.Bad || lit.Range.End.Offset-lit.Range.Start.Offset < 2 || s.State == nil {
+		return
 	}
+	r := lit.Range
+	r.Start.Offset++
+	r.Start.Column++
+	r.End.Offset--
+	r.End.Column--
+	w := s.State.Workflow.Decl.Name.Name
+	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + lit.Value}, file: file, rng: r, def: true, decl: s.Decl})
 }
 
-// enumParam is the enum type of the first enum-typed parameter.
-func (ix *index) enumParam(ps *ast.Params) *ast.Enum {
-	if ps == nil {
+// symbolOf is the symbol of an object the editor navigates (parameters are
+// not among them).
+func symbolOf(o check.Object) (symbol, bool) {
+	switch o := o.(type) {
+	case *check.Enum:
+		return symbol{o, kEnum, o.Decl.Name.Name}, true
+	case *check.EnumMember:
+		return symbol{o, kMember, o.Enum.Decl.Name.Name + "." + o.Ident.Name}, true
+	case *check.Entity:
+		return symbol{o, kEntity, o.Decl.Name.Name}, true
+	case *check.Field:
+		return symbol{o, kField, o.Entity.Decl.Name.Name + "." + o.Decl.Name.Name}, true
+	case *check.Workflow:
+		return symbol{o, kWorkflow, o.Decl.Name.Name}, true
+	case *check.State:
+		return symbol{o, kState, o.Workflow.Decl.Name.Name + "." + o.Decl.Name.Name}, true
+	case *check.Event:
+		return symbol{o, kEvent, o.Workflow.Decl.Name.Name + "." + o.Decl.Name.Name}, true
+	case *check.Subscription:
+		if o.Decl.Alias == nil {
+			return symbol{}, false
+		}
+		return symbol{o, kAlias, o.State.Workflow.Decl.Name.Name + "." + o.State.Decl.Name.Name + "." + o.Decl.Alias.Name}, true
+	}
+	return symbol{}, false
+}
+
+// declOf is the node that declares an object, for hovers.
+func declOf(o check.Object) any {
+	switch o := o.(type) {
+	case *check.Enum:
+		return o.Decl
+	case *check.EnumMember:
+		return o.Enum.Decl
+	case *check.Entity:
+		return o.Decl
+	case *check.Field:
+		return o.Decl
+	case *check.Workflow:
+		return o.Decl
+	case *check.State:
+		return o.Decl
+	case *check.Event:
+		return o.Decl
+	case *check.Subscription:
+		return o.Decl
+	}
+	return nil
+}
+
+// linked are the symbols a rename of sym must rename too: with `Tracks`, a
+// state and the member of the tracked enum it stores are one name, so
+// renaming either renames the other (and the member's states in every
+// workflow that tracks the enum), or the program breaks (WF113, WF114).
+func (ix *index) linked(sym symbol) []symbol {
+	var members []*check.EnumMember
+	switch o := sym.obj.(type) {
+	case *check.State:
+		if o.Member == nil {
+			return nil
+		}
+		members = append(members, o.Member)
+	case *check.EnumMember:
+		members = append(members, o)
+	default:
 		return nil
 	}
-	for _, p := range ps.List {
-		if p.Type != nil && p.Type.Name != nil {
-			if e, ok := ix.decls[p.Type.Name.Name].(*ast.Enum); ok {
-				return e
+	var out []symbol
+	seen := map[any]bool{sym.obj: true}
+	add := func(o check.Object) {
+		if s, ok := symbolOf(o); ok && !seen[o] {
+			seen[o] = true
+			out = append(out, s)
+		}
+	}
+	for _, m := range members {
+		add(m)
+		for _, w := range ix.prog.Workflows {
+			for _, s := range w.States {
+				if s.Member == m {
+					add(s)
+				}
 			}
+		}
+	}
+	return out
+}
+
+// at returns the occurrence whose name contains offset off of file (its
+// end included, so a cursor just after a name finds it).
+func (ix *index) at(file string, off int) *occurrence {
+	i := sort.Search(len(ix.occ), func(i int) bool {
+		o := ix.occ[i]
+		return o.file > file || (o.file == file && int(o.rng.End.Offset) >= off)
+	})
+	for ; i < len(ix.occ) && ix.occ[i].file == file; i++ {
+		o := &ix.occ[i]
+		if int(o.rng.Start.Offset) > off {
+			break
+		}
+		if int(o.rng.Start.Offset) <= off && off <= int(o.rng.End.Offset) {
+			return o
 		}
 	}
 	return nil
+}
+
+// all returns every occurrence of sym, declarations first.
+func (ix *index) all(sym symbol) []*occurrence {
+	var defs, refs []*occurrence
+	for _, i := range ix.byName[sym] {
+		if o := &ix.occ[i]; o.def {
+			defs = append(defs, o)
+		} else {
+			refs = append(refs, o)
+		}
+	}
+	return append(defs, refs...)
+}
+
+// contains reports whether off lies in r, its end included, for hovers.
+func contains(r diag.Range, off int) bool {
+	return int(r.Start.Offset) <= off && off <= int(r.End.Offset)
 }

@@ -89,12 +89,19 @@ func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 		return nil, protocol.Errorf(protocol.CodeRequestFailed, "wfc lsp: %v", err)
 	}
 	changes := map[protocol.URI][]protocol.TextEdit{}
-	for i, r := range sn.index().all(o.sym) {
-		if err := cancelled(ctx, i); err != nil {
-			return nil, err
+	ix := sn.index()
+	// With Tracks, a state and its enum member are one name: both go.
+	syms := append([]symbol{o.sym}, ix.linked(o.sym)...)
+	i := 0
+	for _, sym := range syms {
+		for _, r := range ix.all(sym) {
+			if err := cancelled(ctx, i); err != nil {
+				return nil, err
+			}
+			i++
+			u := sn.uriOf(r.file)
+			changes[u] = append(changes[u], protocol.TextEdit{Range: sn.rng(r.file, r.rng), NewText: p.NewName})
 		}
-		u := sn.uriOf(r.file)
-		changes[u] = append(changes[u], protocol.TextEdit{Range: sn.rng(r.file, r.rng), NewText: p.NewName})
 	}
 	return &protocol.WorkspaceEdit{Changes: changes}, nil
 }
