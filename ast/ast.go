@@ -260,3 +260,27 @@ func (*Workflow) declNode() {}
 func (d *Enum) DeclName() *Ident     { return d.Name }
 func (d *Entity) DeclName() *Ident   { return d.Name }
 func (d *Workflow) DeclName() *Ident { return d.Name }
+
+// Test is `test "name" { items }`, a scenario and its expectations
+// (docs/language.md, "Tests"). `test` is a contextual keyword: only a name
+// `test` followed by a string at the top level starts one, so programs that
+// use `test` as a name are unchanged. A test declares no global name.
+type Test struct {
+	Range diag.Range
+	File  *File
+	// Keyword is the range of the word `test`.
+	Keyword diag.Range
+	Name    *StringLit
+	// Settings are `Workflow = Name;`; Stmts are the scenario's actions and
+	// the expectations, calls such as `Send(Start(), at: …);`, in source
+	// order.
+	Settings []*Setting
+	Stmts    []*CallStmt
+	Bad      bool // some item failed to parse
+}
+
+func (*Test) declNode() {}
+
+// DeclName is nil: a test's name is a string, and lives in no namespace
+// that programs share.
+func (d *Test) DeclName() *Ident { return nil }

@@ -87,3 +87,5 @@ func (n *Binary) Pos() diag.Pos     { return n.Range.Start }
 func (n *Binary) End() diag.Pos     { return n.Range.End }
 func (n *Paren) Pos() diag.Pos      { return n.Range.Start }
 func (n *Paren) End() diag.Pos      { return n.Range.End }
+func (n *Test) Pos() diag.Pos       { return n.Range.Start }
+func (n *Test) End() diag.Pos       { return n.Range.End }

@@ -62,6 +62,10 @@ func Children(n Node) []Node {
 		addAll(&c, n.Settings)
 		addAll(&c, n.Events)
 		addAll(&c, n.States)
+	case *Test:
+		c.add(n.Name)
+		addAll(&c, n.Settings)
+		addAll(&c, n.Stmts)
 	case *Setting:
 		c.add(n.Name)
 		c.add(n.Value)

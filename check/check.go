@@ -97,6 +97,7 @@ func Check(prog *ast.Program) *Result {
 		}
 	}
 	c.res.Program = c.buildModel()
+	c.tests()
 	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res
@@ -183,7 +184,7 @@ func (c *checker) didYouMean(r diag.Range, name string, cands []string) hint {
 // suggest is didYouMean with a prepared candidate set, for the large ones
 // (states, events, types, enum members) asked again and again.
 func (c *checker) suggest(r diag.Range, name string, set *nameSet) hint {
-	best := set.closest(name)
+	best := set.Closest(name)
 	if best == "" {
 		return hint{}
 	}

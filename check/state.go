@@ -148,7 +148,7 @@ func (c *checker) handlers(sc *stCtx, slots map[string]*ast.Subscribe, explains 
 				explainSet, slotSet = newNameSet(explains), newNameSet(keys(slots))
 				aliases = newAliasIndex(s, slots)
 			}
-			if s.Bad || slices.Contains(explainSet.names, h.Name.Name) || explainSet.closest(h.Name.Name) != "" {
+			if s.Bad || slices.Contains(explainSet.Names(), h.Name.Name) || explainSet.Closest(h.Name.Name) != "" {
 				c.orphanBody(sc, h)
 				continue
 			}
@@ -217,8 +217,8 @@ func newAliasIndex(s *ast.State, slots map[string]*ast.Subscribe) *aliasIndex {
 // then unknowable).
 func (c *checker) aliasedHandler(sc *stCtx, h *ast.Handler, ix *aliasIndex, slots *nameSet) *ast.Subscribe {
 	event := h.Name.Name
-	if len(ix.byEvent[event]) == 0 && slots.closest(event) == "" {
-		event = ix.events.closest(event)
+	if len(ix.byEvent[event]) == 0 && slots.Closest(event) == "" {
+		event = ix.events.Closest(event)
 	}
 	subs := ix.byEvent[event]
 	if len(subs) != 1 {
@@ -237,7 +237,7 @@ func (c *checker) aliasedHandler(sc *stCtx, h *ast.Handler, ix *aliasIndex, slot
 // state is named X.
 // It returns the subscription it suggests, if any.
 func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameSet) (meant string) {
-	names := slots.names
+	names := slots.Names()
 	hn := c.suggest(h.Name.Range, h.Name.Name, slots)
 	msg := hn.String()
 	switch {
@@ -438,7 +438,7 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
 		return
 	}
 	set := c.memberSet(bc.enum)
-	if _, found := slices.BinarySearch(set.names, label.Name); found {
+	if _, found := slices.BinarySearch(set.Names(), label.Name); found {
 		return
 	}
 	if capitalDefault(label.Name, bc.handler, bc.hasDefault) {
@@ -450,7 +450,7 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
 	h := c.suggest(label.Range, label.Name, set)
 	msg := h.String()
 	if h.best == "" {
-		msg = "; its members are " + quoteList(set.names)
+		msg = "; its members are " + quoteList(set.Names())
 	}
 	attach(c.report(label.Range, diag.WF109, "case `%s` is not a member of `%s`, the type of `%s`%s", label.Name, bc.enum.Name.Name, bc.enumParam, msg), h)
 }

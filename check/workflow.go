@@ -445,7 +445,7 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 		if statelessSet == nil {
 			statelessSet = newNameSet(stateless)
 		}
-		best := statelessSet.closest(s.Name.Name)
+		best := statelessSet.Closest(s.Name.Name)
 		hint := "; add it to the enum or rename the state"
 		if best != "" && !meant[best] {
 			meant[best] = true

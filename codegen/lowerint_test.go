@@ -188,6 +188,17 @@ func TestLowerIntMatchesBig(t *testing.T) {
 		if d := sameSchedule(got, want); d != "" {
 			t.Fatalf("%s: %s", g, d)
 		}
+		// The lints' first waits (WF310, WF311), in ticks and in rationals.
+		if g.shape != check.ShapeNone {
+			w := bounds{got.Interval, got.Interval}
+			if f := got.Jitter; f != nil {
+				i := ratTicks(got.Interval)
+				w = bounds{sat(new(big.Rat).Mul(i, new(big.Rat).Sub(big.NewRat(1, 1), f))), sat(new(big.Rat).Mul(i, new(big.Rat).Add(big.NewRat(1, 1), f)))}
+			}
+			if fw := got.firstWaits(); fw != w {
+				t.Fatalf("%s: first waits %+v, want %+v", g, fw, w)
+			}
+		}
 	}
 	t.Logf("%d policies: %d declined by the int64 path, %d truncated", n, declined, truncated)
 	// The int64 path must be the common one, and the fallback exercised.

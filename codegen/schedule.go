@@ -162,8 +162,9 @@ func (w *waits) at(j int64) (nom, lo, hi *big.Rat) {
 	return w.capped(b), w.capped(new(big.Rat).Mul(b, w.lo)), w.capped(new(big.Rat).Mul(b, w.hi))
 }
 
-// stable reports whether the waits of retry j repeat for every later retry.
-func (w *waits) stable(j int64) bool {
+// stable reports whether the waits of retry j, (nom, lo, hi) = w.at(j),
+// repeat for every later retry.
+func (w *waits) stable(j int64, nom, lo, hi *big.Rat) bool {
 	switch w.shape {
 	case check.ShapeNone, check.ShapeFixed:
 		return true
@@ -171,13 +172,11 @@ func (w *waits) stable(j int64) bool {
 	if w.i.Sign() == 0 {
 		return true
 	}
-	_, lo, _ := w.at(j)
 	if w.cap != nil && lo.Cmp(w.cap) >= 0 {
 		return true // every bound is at the cap
 	}
 	if w.lo.Sign() == 0 {
 		// Jitter(1): the least is always 0; the rest settle at the cap or saturate.
-		nom, _, hi := w.at(j)
 		return (w.cap != nil && nom.Cmp(w.cap) >= 0 && hi.Cmp(w.cap) >= 0) || w.base(j) == baseLimit
 	}
 	return lo.Cmp(maxTicksRat) >= 0 || w.base(j) == baseLimit
@@ -284,7 +283,7 @@ func lowerBig(c *check.Consumer, opt Options) *Schedule {
 		}
 		nom, lo, hi := w.at(j)
 		r := j
-		if w.stable(j) {
+		if w.stable(j, nom, lo, hi) {
 			r = n - 1
 		}
 		s.facts.record(w, j, nom, lo, hi, s.Jitter != nil)

@@ -31,7 +31,7 @@ const (
 	// nothing from it.
 	Syntax Phase = iota
 	// Meaning: the checker, names, values and the program's shape
-	// (WF101–WF207, WF301–WF309).
+	// (WF101–WF207, WF301–WF309), and the tests' (WF501–WF505).
 	Meaning
 	// Policy: the lints read off the lowered schedule tables (WF310–WF316).
 	Policy
@@ -126,6 +126,11 @@ const (
 	WF403 ID = "WF403"
 	WF404 ID = "WF404"
 	WF405 ID = "WF405"
+	WF501 ID = "WF501"
+	WF502 ID = "WF502"
+	WF503 ID = "WF503"
+	WF504 ID = "WF504"
+	WF505 ID = "WF505"
 )
 
 // catalogue indexes Codes by ID, built once.
@@ -206,6 +211,12 @@ func indent(s string) string {
 // wrap builds a small complete program around a workflow body.
 func wrap(body string) string {
 	return "workflow W {\n  Initial = A;\n  event Go();\n  event Stop();\n" + body + "}\n"
+}
+
+// testOf is the smallest program with a test whose body is items (then an
+// expectation of the end), for the codes of tests (WF501–WF505).
+func testOf(items string) string {
+	return wrap(okStates) + "test \"ends\" {\n  Workflow = W;\n" + items + "  Expect.End(Done, at: TimeSpan.FromSeconds(5));\n}\n"
 }
 
 const okStates = "  state A { subscribe Go(); on Go { goto Done; } }\n  terminal Done { }\n"
@@ -422,4 +433,24 @@ var Codes = []Code{
 		"Temporal's Go SDK computes each retry wait as initialInterval × coefficient^(attempt-1) in float64 nanoseconds (measured in its test environment). Past about 104 days a float64 no longer holds every nanosecond, so an interval like 500 days and 100 ns comes out a few nanoseconds short, and every attempt starts earlier than the table says. The message names the first such attempt; the range is the interval. Round the interval to whole seconds.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(500)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF501", Error, Meaning, ScopeDecl, "a test names an unknown workflow, event, state, slot, step or call",
+		"Every name in a test (docs/language.md, \"Tests\") must be declared in the workflow the test runs: `Workflow = …` names a workflow, `Send` one of its events, `Take` one of its slots, `Fail`, `Expect.GaveUp` and `Expect.Attempts` one of its durable steps, `Expect.State` and `Expect.End` one of its states, `Expect.Call` a call it makes. The message suggests the closest name. A program whose tests have errors is not run.",
+		testOf("  Send(Og(), at: TimeSpan.FromSeconds(5));\n"),
+		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
+	{"WF502", Error, Meaning, ScopeDecl, "wrong arguments in a test",
+		"Each test statement takes its own arguments: `Send(Event(args), at: t)` with one argument per event parameter, of the parameter's type (a member of the parameter's enum, a string, a number…), `Take(Slot, at: t)`, `Fail(\"step\", times: n)`, `Expect.State(S, at: t)`, `Expect.End(S, at: t)` with a terminal `S`, `Expect.GaveUp(\"step\", at: t)`, `Expect.Attempts(\"step\", t1, t2, …)`, `Expect.Call(X.Y(args), at: t)`; `Start(at: t)` only in a workflow that does not start by itself.",
+		testOf("  Send(Go(1), at: TimeSpan.FromSeconds(5));\n"),
+		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
+	{"WF503", Error, Meaning, ScopeDecl, "bad time in a test",
+		"A time in a test is a TimeSpan since the run started, such as `TimeSpan.FromMinutes(5)`, and never negative.",
+		testOf("  Send(Go(), at: 5);\n"),
+		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
+	{"WF504", Error, Meaning, ScopeDecl, "unknown test statement or setting",
+		"A test holds `Workflow = Name;` (which may be left out when the program has one workflow), actions (`Send`, `Take`, `Start`, `Fail`) and expectations (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`), each a call ending in `;`.",
+		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n  Expect.Stat(A, at: TimeSpan.Zero);\n"),
+		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n  Expect.State(A, at: TimeSpan.Zero);\n")},
+	{"WF505", Error, Meaning, ScopeDecl, "two tests with the same name",
+		"`wfc test` reports and selects (`-run`) tests by name, so each name is declared once in a program.",
+		wrap(okStates) + "test \"t\" { Send(Go()); Expect.End(Done); }\ntest \"t\" { Expect.State(A); }\n",
+		wrap(okStates) + "test \"t\" { Send(Go()); Expect.End(Done); }\ntest \"waits\" { Expect.State(A); }\n"},
 }

@@ -45,6 +45,8 @@ func (fp *fileParser) parseTopChunk(s span) (res chunkResult) {
 		d = cp.parseEntity(s)
 	case fp.is(s.lo, "workflow"):
 		d = cp.parseWorkflow(s)
+	case fp.startsTest(s.lo):
+		d = cp.parseTest(s)
 	default:
 		cp.syntax(fp.tokRange(s.lo), "unexpected "+fp.describe(s.lo)+": expected a declaration (`enum`, `entity` or `workflow`)")
 	}

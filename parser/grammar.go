@@ -161,6 +161,16 @@ type gStmt struct {
 	Body    *gBlock  `parser:"  | @@ )"`
 }
 
+// gTestItem is an item of a test: a setting `Workflow = W;` or a call
+// `Send(E(), at: t);`. Both start with a name, so the postfix is taken
+// once and conversion tells them apart by the `=`.
+type gTestItem struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Expr   *postfix `parser:"@@"`
+	Value  *expr    `parser:"( '=' @@ )? ';'"`
+}
+
 // parsers holds one participle parser per kind of chunk. They are built
 // once and are safe for concurrent use.
 type parsers struct {
@@ -174,6 +184,7 @@ type parsers struct {
 	rule      *participle.Parser[gRule]
 	milestone *participle.Parser[gMilestone]
 	mitem     *participle.Parser[gMItem]
+	testItem  *participle.Parser[gTestItem]
 }
 
 // gAttrLists is the attribute lists before `entity`, for recovery.
@@ -194,5 +205,6 @@ var getParsers = sync.OnceValue(func() *parsers {
 		rule:      participle.MustBuild[gRule](opts...),
 		milestone: participle.MustBuild[gMilestone](opts...),
 		mitem:     participle.MustBuild[gMItem](opts...),
+		testItem:  participle.MustBuild[gTestItem](opts...),
 	}
 })

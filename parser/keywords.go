@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/suggest"
 	"github.com/wfc-lang/wfc/lexer"
 )
 
@@ -167,7 +168,8 @@ func (fp *fileParser) guessKeyword(i int, ctx context) {
 		Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: best}}}}
 }
 
-// keywordDistance is the edit distance (with transpositions) between a word
+// keywordDistance is the edit distance (suggest.Distance, as the checker
+// uses for every "did you mean") between a word
 // and a keyword, ignoring case, or 3 (too far) when the word is not close
 // enough to be that keyword misspelled: one edit for keywords of up to four
 // letters, two for longer ones.
@@ -183,35 +185,10 @@ func keywordDistance(word, kw string) int {
 	if w == kw {
 		return 0
 	}
-	if d := editDistance(w, kw); d <= limit {
+	if d := suggest.Distance(w, kw, limit); d <= limit {
 		return d
 	}
 	return 3
-}
-
-// editDistance is the optimal string alignment distance of two short ASCII
-// strings (a keyword and a name of similar length, at most maxWord bytes).
-func editDistance(a, b string) int {
-	var rows [3][maxWord + 1]int
-	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
-	for j := 0; j <= len(b); j++ {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // maxWord bounds the words compared: the longest keyword and two more.

@@ -16,6 +16,10 @@ func (fp *fileParser) splitTop() []span {
 	for i := 0; i < n; i++ {
 		if fp.kind(i) == lexer.Keyword {
 			t.keyword(i)
+		} else if fp.startsTest(i) {
+			if t.open.depth() == 0 || fp.toks[i].Line != fp.toks[i-1].Line && fp.toks[i].Col <= fp.indentOf(t.lo) {
+				t.cut(i)
+			}
 		} else if fp.toks[i].Kind == lexer.Punct {
 			t.punct(i)
 		}
@@ -59,6 +63,16 @@ func (t *topSplit) keyword(i int) {
 		}
 		t.attrsOnly = false
 	}
+}
+
+// startsTest reports whether token i is the contextual keyword `test`: the
+// name `test` followed by a string, which nothing else in the language
+// writes (docs/language.md, "Tests"). Where the declaration before it lost
+// its `}`, it starts the next declaration when it begins its line no deeper
+// than that declaration, as `workflow` does.
+func (fp *fileParser) startsTest(i int) bool {
+	return fp.toks[i].Kind == lexer.Ident && fp.text(i) == "test" && i+1 < len(fp.toks) && fp.toks[i+1].Kind == lexer.String &&
+		(i == 0 || fp.toks[i-1].Kind != lexer.Punct || fp.text(i-1) == ";" || fp.text(i-1) == "}")
 }
 
 // startsInside reports whether the declaration keyword at i, inside

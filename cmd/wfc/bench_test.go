@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/wfc-lang/wfc/check"
@@ -79,5 +82,35 @@ func BenchmarkLowerCorpus(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		pipeline.Lower(res, codegen.Options{})
+	}
+}
+
+// BenchmarkCheckCached is the whole command, files read and output
+// written, on the corpus of BenchmarkCheck written to a directory: with
+// --no-cache (cold) and from a warm result cache.
+func BenchmarkCheckCached(b *testing.B) {
+	dir := b.TempDir()
+	var n int64
+	for _, f := range corpus.Generate(100000, 100) {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), []byte(f.Src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		n += int64(len(f.Src))
+	}
+	b.Setenv("WFC_CACHE", filepath.Join(b.TempDir(), "cache"))
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{{"cold", []string{"check", "--no-cache", dir}}, {"warm", []string{"check", dir}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			if code := run(tc.args, nil, io.Discard, io.Discard); code != exitOK {
+				b.Fatalf("exit %d", code)
+			}
+			b.SetBytes(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				run(tc.args, nil, io.Discard, io.Discard)
+			}
+		})
 	}
 }

@@ -73,7 +73,14 @@ func checkKey(build string, f checkFlags, l *loaded, color bool) cache.Key {
 	}
 	k.Int(int64(len(l.sources)))
 	for _, s := range l.sources {
-		k.String(s.Name).String(s.Src)
+		k.String(s.Name)
+		// A file read from disk was hashed as it was read (its origin,
+		// for --fix); the key reuses that hash rather than hash it again.
+		if o, ok := l.origins[s.Name]; ok && o.stamp.size == int64(len(s.Src)) {
+			k.Bytes(o.stamp.sum[:])
+		} else {
+			k.String(s.Src)
+		}
 		set := l.settings(s.Name)
 		for _, codes := range []map[diag.ID]bool{set.Disable, set.Error} {
 			ids := make([]string, 0, len(codes))

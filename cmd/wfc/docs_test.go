@@ -210,3 +210,74 @@ func TestDocTables(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeTesting runs the worked example of README.md's "Testing and
+// running workflows": its two files, written to a directory, give the
+// output shown for `wfc test -cover .`, and with the first test's end moved
+// to 40 minutes the failure shown for `wfc test -run approved .`.
+func TestReadmeTesting(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "\n## Testing and running workflows\n")
+	if i < 0 {
+		t.Fatal("README.md has no section Testing and running workflows")
+	}
+	s = s[i+1:]
+	s = s[:strings.Index(s[3:], "\n## ")+3]
+	files := map[string]string{}
+	for _, m := range regexp.MustCompile("(?s)```wf\n// ([a-z_]+\\.wf)\n(.*?)```").FindAllStringSubmatch(s, -1) {
+		files[m[1]] = m[2]
+	}
+	if len(files) != 2 {
+		t.Fatalf("want the program and its tests in the section, found %d files", len(files))
+	}
+	outputs := map[string]string{}
+	for _, m := range regexp.MustCompile("(?s)```\n\\$ wfc (test [^\n]*)\n(.*?)```").FindAllStringSubmatch(s, -1) {
+		outputs[m[1]] = m[2]
+	}
+	elapsed := regexp.MustCompile(`\(\d+\.\d\ds\)`)
+	runs := []struct {
+		cmd      string
+		edit     [2]string
+		wantExit int
+	}{
+		{"test -cover .", [2]string{}, 0},
+		{"test -run approved .", [2]string{"Expect.End(Published, at: TimeSpan.FromMinutes(45));", "Expect.End(Published, at: TimeSpan.FromMinutes(40));"}, exitFound},
+	}
+	for _, r := range runs {
+		want, ok := outputs[r.cmd]
+		if !ok {
+			t.Fatalf("README.md does not show `wfc %s`", r.cmd)
+		}
+		dir := t.TempDir()
+		for name, src := range files {
+			if r.edit[0] != "" {
+				if !strings.Contains(src, r.edit[0]) && strings.HasSuffix(name, "_test.wf") {
+					t.Fatalf("%s lacks %q", name, r.edit[0])
+				}
+				src = strings.Replace(src, r.edit[0], r.edit[1], 1)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wd, _ := os.Getwd()
+		if err := os.Chdir(dir); err != nil {
+			t.Fatal(err)
+		}
+		var out, errs bytes.Buffer
+		code := run(strings.Fields(r.cmd), strings.NewReader(""), &out, &errs)
+		if err := os.Chdir(wd); err != nil {
+			t.Fatal(err)
+		}
+		if code != r.wantExit {
+			t.Errorf("wfc %s: exit %d, want %d: %s", r.cmd, code, r.wantExit, errs.String())
+		}
+		if got := elapsed.ReplaceAllString(out.String(), "(0.00s)"); got != want {
+			t.Errorf("README.md shows for wfc %s:\n%s\nwfc prints:\n%s", r.cmd, want, got)
+		}
+	}
+}

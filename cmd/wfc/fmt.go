@@ -47,7 +47,7 @@ Exit status: 0 done; 1 a file has syntax errors (it is not formatted) or, with
 // runFmt formats every file of args. Each file is handled on its own: one
 // with syntax errors or one that cannot be written does not stop the rest.
 func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fileSystem) error {
-	l := load(args, stdin, fmtStdinName, stderr)
+	l := loadFiles(args, stdin, fmtStdinName, stderr, true) // test files are source to lay out too
 	out := bufio.NewWriter(stdout)
 	printing := !f.list && !f.write && !f.diff && !f.check
 	status := exitOK

@@ -86,6 +86,16 @@ func validateJSON(t fataler, schemaFile string, doc []byte) {
 	v, ok := schemas.Load(schemaFile)
 	if !ok {
 		c := jsonschema.NewCompiler()
+		// Every schema is known by its $id, so one may refer to another
+		// (test.schema.json holds transcripts).
+		others, _ := filepath.Glob("../../docs/schema/*.schema.json")
+		for _, o := range others {
+			if b, err := os.ReadFile(o); err == nil {
+				if doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b)); err == nil {
+					_ = c.AddResource("https://github.com/wfc-lang/wfc/docs/schema/"+filepath.Base(o), doc)
+				}
+			}
+		}
 		s, err := c.Compile(filepath.Join("../../docs/schema", schemaFile))
 		if err != nil {
 			t.Fatalf("compiling schema %s: %v", schemaFile, err)

@@ -60,8 +60,18 @@ func (l *loaded) notify(stderr io.Writer, path, msg string) {
 // two spellings, or through a directory and by name) is read once, under the
 // first name. A named path that is not a regular file is refused; such a file
 // found in a directory is skipped.
+//
+// A directory's *_test.wf files (tests, docs/language.md "Tests") are
+// skipped, so tests never change what a program means; a test file named on
+// the command line is always read. `wfc test` and `wfc fmt` read them all
+// (loadFiles).
 func load(args []string, stdin io.Reader, stdinName string, stderr io.Writer) *loaded {
-	r := &reader{l: &loaded{bytes: diag.Sources{}}, stderr: stderr, seen: map[string]bool{}, ids: map[fileKey]bool{}}
+	return loadFiles(args, stdin, stdinName, stderr, false)
+}
+
+// loadFiles is load, reading the test files of directories with withTests.
+func loadFiles(args []string, stdin io.Reader, stdinName string, stderr io.Writer, withTests bool) *loaded {
+	r := &reader{l: &loaded{bytes: diag.Sources{}}, stderr: stderr, seen: map[string]bool{}, ids: map[fileKey]bool{}, tests: withTests}
 	usedStdin := false
 	for _, arg := range args {
 		if arg == "-" {
@@ -108,6 +118,9 @@ func (r *reader) walk(dir string) {
 		r.fail(dir, "no .wf files under %s", dir)
 	}
 	for _, f := range files {
+		if !r.tests && strings.HasSuffix(f.name, testSuffix) {
+			continue
+		}
 		r.addFile(f.name, f.real, root, f.link)
 	}
 }
@@ -118,7 +131,11 @@ type reader struct {
 	stderr io.Writer
 	seen   map[string]bool
 	ids    map[fileKey]bool
+	tests  bool // read the *_test.wf files of directories
 }
+
+// testSuffix ends the name of a file of tests.
+const testSuffix = "_test.wf"
 
 func (r *reader) fail(path, format string, a ...any) {
 	r.l.notify(r.stderr, path, fmt.Sprintf(format, a...))

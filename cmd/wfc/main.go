@@ -64,6 +64,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
   wfc fmt PATH...        lay files out in the canonical form
   wfc graph PATH...      draw each workflow as a state machine (Mermaid, DOT)
   wfc export temporal    write the policies of PATH... as Temporal RetryPolicies
+  wfc test PATH...       run the tests of *_test.wf files on a virtual clock
   wfc lsp                the language server (LSP 3.17 over stdio)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -79,6 +80,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newGraphCmd(stdin, stdout, stderr))
 	root.AddCommand(newExportCmd(stdin, stdout, stderr))
 	root.AddCommand(newLSPCmd(stdin, stdout, stderr))
+	root.AddCommand(newTestCmd(stdin, stdout, stderr))
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print wfc's version",

@@ -13,7 +13,7 @@ import (
 
 // What the language offers in each place (the grammar in docs/language.md).
 var (
-	topKeywords   = []string{"enum", "entity", "workflow"}
+	topKeywords   = []string{"enum", "entity", "workflow", "test"}
 	workflowItems = append(vocab.Names(vocab.WorkflowSettings), "event", "state", "terminal", "terminal error")
 	stateItems    = []string{"subscribe", "on"}
 	statements    = []string{"goto", "default", "Workflow.Once"}

@@ -97,6 +97,9 @@ func namesUnique(prog *ast.Program) bool {
 			return false
 		}
 		for _, d := range f.Decls {
+			if _, ok := d.(*ast.Test); ok {
+				continue // a test declares no global name
+			}
 			n := d.DeclName()
 			if n == nil || seen[n.Name] {
 				return false
@@ -139,6 +142,14 @@ func consLess(order map[string]int, a, b *check.Consumer) bool {
 // of those workflows and their schedules.
 func checkPart(prog *ast.Program, e *declEdit, f *ast.File, names map[string]bool) ([]diag.Diagnostic, []*check.Consumer, []*codegen.Schedule) {
 	part := &ast.Program{}
+	workflows := 0
+	for _, pf := range prog.Files {
+		for _, d := range pf.Decls {
+			if _, ok := d.(*ast.Workflow); ok {
+				workflows++
+			}
+		}
+	}
 	for _, pf := range prog.Files {
 		src := pf
 		if pf.Name == e.file {
@@ -152,6 +163,14 @@ func checkPart(prog *ast.Program, e *declEdit, f *ast.File, names map[string]boo
 				if src == f && names[d.Name.Name] {
 					cp.Decls = append(cp.Decls, d)
 				}
+			case *ast.Test:
+				// A test of a workflow left out would not resolve here;
+				// its diagnostics cannot change, and stay as they were. A
+				// test without `Workflow` runs the only workflow (then the
+				// edited one), or is WF504 whatever the edit.
+				if w := testWorkflow(d); w != "" && names[w] || w == "" && workflows == 1 {
+					cp.Decls = append(cp.Decls, d)
+				}
 			default:
 				cp.Decls = append(cp.Decls, d)
 			}
@@ -162,6 +181,17 @@ func checkPart(prog *ast.Program, e *declEdit, f *ast.File, names map[string]boo
 	scheds, lints := pipeline.Lower(res, codegen.Options{})
 	sem := append(append([]diag.Diagnostic{}, res.Diags...), lints...)
 	return sem, res.Consumers, scheds
+}
+
+// testWorkflow is the workflow a test names in `Workflow = Name;`, or ""
+// (a test without one runs the program's only workflow, which may be any).
+func testWorkflow(t *ast.Test) string {
+	for _, s := range t.Settings {
+		if n, ok := s.Value.(*ast.Name); ok && s.Name != nil && s.Name.Name == "Workflow" {
+			return n.Name
+		}
+	}
+	return ""
 }
 
 // diagKey identifies a diagnostic for subtraction.

@@ -104,6 +104,8 @@ func declRange(d ast.Decl) diag.Range {
 		return d.Range
 	case *ast.Workflow:
 		return d.Range
+	case *ast.Test:
+		return d.Range
 	}
 	panic("unknown declaration")
 }
@@ -121,6 +123,10 @@ func rehome(d ast.Decl, f *ast.File) ast.Decl {
 		c.File = f
 		return &c
 	case *ast.Workflow:
+		c := *d
+		c.File = f
+		return &c
+	case *ast.Test:
 		c := *d
 		c.File = f
 		return &c

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -60,6 +61,11 @@ func outline(sn *snapshot, f *ast.File) []protocol.DocumentSymbol {
 				kids = append(kids, sym(st.Name.Name, protocol.SymbolKindObject, st.Range, st.Name, stateOutline(sym, st)))
 			}
 			out = append(out, sym(d.Name.Name, protocol.SymbolKindModule, d.Range, d.Name, kids))
+		case *ast.Test:
+			// A test is a function-like unit named by a string; its
+			// selection is the name, string quotes included.
+			sel := &ast.Ident{Range: d.Name.Range, Name: d.Name.Value}
+			out = append(out, sym("test "+strconv.Quote(d.Name.Value), protocol.SymbolKindFunction, d.Range, sel, nil))
 		}
 	}
 	return out

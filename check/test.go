@@ -1,0 +1,786 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// Tests (docs/language.md, "Tests"): a test declaration names a workflow,
+// a scenario (actions at times, failing steps) and expectations. The
+// checker resolves every name of a test against the model, after the model
+// is built, and reports what does not resolve (WF501), wrong arguments
+// (WF502), bad times (WF503), unknown items (WF504) and duplicate names
+// (WF505): a test that cannot mean anything is a diagnostic at its
+// position, never a failed run.
+
+// Test is a resolved test declaration.
+type Test struct {
+	Decl *ast.Test
+	Name string
+	// Workflow is the workflow the test runs; nil when it did not resolve.
+	Workflow *Workflow
+	// Actions are the scenario's actions in statement order (not sorted
+	// by time: the runner does that, stably).
+	Actions  []*TestAction
+	Failures []*TestFailure
+	Expects  []*Expect
+}
+
+// TestActionKind says what a test action does.
+type TestActionKind uint8
+
+// The actions of a scenario.
+const (
+	TestStart TestActionKind = iota + 1 // `Start(at: t);`
+	TestSend                            // `Send(Event(args), at: t);`
+	TestTake                            // `Take(Slot, at: t);`
+)
+
+// TestAction is one action of a scenario.
+type TestAction struct {
+	Decl *ast.CallStmt
+	Kind TestActionKind
+	At   Ticks
+	// Event and Args, for TestSend: one argument per parameter.
+	Event *Event
+	Args  []TestArg
+	// Slot, for TestTake.
+	Slot string
+}
+
+// TestArg is an event's argument in a test: its expression and, for a
+// parameter of an enum type, the member it names.
+type TestArg struct {
+	Value  ast.Expr
+	Member *EnumMember
+}
+
+// TestFailure is `Fail("step", times: n);`: the steps named Name fail their
+// first Times attempts, or every attempt (Always).
+type TestFailure struct {
+	Decl   *ast.CallStmt
+	Name   string
+	Steps  []*Step
+	Times  int64
+	Always bool
+}
+
+// ExpectKind says what an expectation checks.
+type ExpectKind uint8
+
+// The expectations.
+const (
+	ExpectState    ExpectKind = iota + 1 // `Expect.State(S[, at: t]);`
+	ExpectEnd                            // `Expect.End(S[, at: t]);`
+	ExpectGaveUp                         // `Expect.GaveUp("step"[, at: t]);`
+	ExpectAttempts                       // `Expect.Attempts("step", t1, t2, …);`
+	ExpectCall                           // `Expect.Call(X.Y(args)[, at: t]);`
+)
+
+var expectNames = [...]string{ExpectState: "Expect.State", ExpectEnd: "Expect.End", ExpectGaveUp: "Expect.GaveUp",
+	ExpectAttempts: "Expect.Attempts", ExpectCall: "Expect.Call"}
+
+// String is the expectation as written: `Expect.State`.
+func (k ExpectKind) String() string {
+	if int(k) < len(expectNames) && k != 0 {
+		return expectNames[k]
+	}
+	return fmt.Sprintf("ExpectKind(%d)", int(k))
+}
+
+// Expect is one expectation of a test.
+type Expect struct {
+	Decl *ast.CallStmt
+	Kind ExpectKind
+	// At is the time the expectation is about, when HasAt.
+	At    Ticks
+	HasAt bool
+	// State, for ExpectState and ExpectEnd.
+	State *State
+	// Step, for ExpectGaveUp and ExpectAttempts: the step's name.
+	Step string
+	// Attempts, for ExpectAttempts: the attempts' start times.
+	Attempts []Ticks
+	// Call and Args, for ExpectCall: the call's dotted name and arguments.
+	Call string
+	Args []Arg
+}
+
+// testItems are the statements a test may hold, for "did you mean".
+var testItems = []string{"Send", "Take", "Start", "Fail", "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call"}
+
+// tests resolves every test of the program into the model.
+func (c *checker) tests() {
+	byDecl := map[*ast.Workflow]*Workflow{}
+	for _, w := range c.res.Program.Workflows {
+		byDecl[w.Decl] = w
+	}
+	names := map[string]*ast.Test{}
+	for _, f := range c.prog.Files {
+		if f.Overwhelmed {
+			continue
+		}
+		c.file = f
+		for _, d := range f.Decls {
+			td, ok := d.(*ast.Test)
+			if !ok {
+				continue
+			}
+			if prev, ok := names[td.Name.Value]; ok {
+				dg := c.report(td.Name.Range, diag.WF505, "a test named %q is already declared; rename one of them", td.Name.Value)
+				dg.Related = append(dg.Related, diag.Related{File: prev.File.Name, Range: prev.Name.Range, Message: "first declared here"})
+			} else {
+				names[td.Name.Value] = td
+			}
+			t := (&testResolver{c: c, t: &Test{Decl: td, Name: td.Name.Value}}).resolve(byDecl)
+			c.res.Program.Tests = append(c.res.Program.Tests, t)
+		}
+	}
+}
+
+type testResolver struct {
+	c *checker
+	t *Test
+	w *Workflow
+}
+
+func (r *testResolver) resolve(byDecl map[*ast.Workflow]*Workflow) *Test {
+	c, td := r.c, r.t.Decl
+	var wfSet *ast.Setting
+	unknown := false // an unknown setting may be the misspelt `Workflow`
+	for _, s := range td.Settings {
+		if s.Name == nil {
+			continue
+		}
+		if s.Name.Name != "Workflow" {
+			c.report(s.Name.Range, diag.WF504, "unknown test setting `%s`: a test's only setting is `Workflow = Name;`%s", s.Name.Name, c.didYouMean(s.Name.Range, s.Name.Name, []string{"Workflow"}))
+			unknown = true
+			continue
+		}
+		if wfSet != nil {
+			d := c.report(s.Range, diag.WF101, "duplicate setting `Workflow`")
+			c.related(d, wfSet.Range, "first set here")
+			continue
+		}
+		wfSet = s
+		r.w = r.workflowOf(s.Value, byDecl)
+	}
+	if wfSet == nil && !unknown {
+		if len(c.res.Program.Workflows) == 1 {
+			r.w = c.res.Program.Workflows[0]
+		} else {
+			c.report(td.Keyword, diag.WF504, "test %q does not say which workflow it runs: add `Workflow = Name;`", td.Name.Value)
+		}
+	}
+	r.t.Workflow = r.w
+	for _, st := range td.Stmts {
+		r.stmt(st)
+	}
+	return r.t
+}
+
+// workflowOf resolves `Workflow = Name;`'s value.
+func (r *testResolver) workflowOf(e ast.Expr, byDecl map[*ast.Workflow]*Workflow) *Workflow {
+	c := r.c
+	n, ok := ast.Unparen(e).(*ast.Name)
+	if !ok {
+		if e != nil && !ast.HasBad(e) {
+			c.report(e.Rng(), diag.WF502, "`Workflow` takes a workflow's name; found `%s`", ast.Compact(c.file.Text(e.Rng())))
+		}
+		return nil
+	}
+	if d, ok := c.decls[n.Name].(*ast.Workflow); ok {
+		w := byDecl[d]
+		if w != nil {
+			c.res.Program.Info.Uses[n] = w
+		}
+		return w
+	}
+	var cands []string
+	for _, w := range c.res.Program.Workflows {
+		cands = append(cands, w.Decl.Name.Name)
+	}
+	c.report(n.Range, diag.WF501, "unknown workflow `%s`%s", n.Name, c.didYouMean(n.Range, n.Name, cands))
+	return nil
+}
+
+// args splits a call's arguments into positional ones and labelled ones;
+// a label not in labels, a repeated label or a positional argument after a
+// labelled one is WF502. ok is false when something was reported.
+func (r *testResolver) args(what string, call *ast.Call, labels ...string) (pos []*ast.Arg, named map[string]*ast.Arg, ok bool) {
+	c := r.c
+	ok = true
+	for _, a := range call.Args {
+		if a.Label == nil {
+			if len(named) > 0 {
+				c.report(a.Range, diag.WF502, "`%s`: a positional argument cannot follow a labelled one", what)
+				ok = false
+				continue
+			}
+			pos = append(pos, a)
+			continue
+		}
+		l := a.Label.Name
+		known := false
+		for _, k := range labels {
+			known = known || k == l
+		}
+		if !known {
+			if len(labels) == 0 {
+				c.report(a.Label.Range, diag.WF502, "`%s` takes no labelled argument; found `%s:`", what, l)
+			} else {
+				c.report(a.Label.Range, diag.WF502, "`%s` takes no argument `%s:` (it takes %s)%s", what, l, labelList(labels), c.didYouMean(a.Label.Range, l, labels))
+			}
+			ok = false
+			continue
+		}
+		if named[l] != nil {
+			c.report(a.Range, diag.WF502, "`%s:` is given twice", l)
+			ok = false
+			continue
+		}
+		if named == nil {
+			named = map[string]*ast.Arg{}
+		}
+		named[l] = a
+	}
+	return pos, named, ok
+}
+
+func labelList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = "`" + x + ":`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// count reports WF502 unless call has exactly n positional arguments
+// (at least n when more is true).
+func (r *testResolver) count(what string, call *ast.Call, pos []*ast.Arg, n int, more bool, shape string) bool {
+	if len(pos) == n || more && len(pos) > n {
+		return true
+	}
+	rng := call.Range
+	if len(pos) > n {
+		rng = diag.Range{Start: pos[n].Range.Start, End: pos[len(pos)-1].Range.End}
+	}
+	c := r.c
+	c.report(rng, diag.WF502, "`%s` takes %s, as in `%s`; found %d", what, argCount(n, more), shape, len(pos))
+	return false
+}
+
+func argCount(n int, more bool) string {
+	s := "no argument"
+	switch {
+	case n == 1:
+		s = "one argument"
+	case n > 1:
+		s = fmt.Sprintf("%d arguments", n)
+	}
+	if more {
+		s = "at least " + s
+	}
+	return s
+}
+
+// at evaluates an `at:` argument (zero and false when absent).
+func (r *testResolver) at(a *ast.Arg) (Ticks, bool) {
+	if a == nil {
+		return 0, false
+	}
+	return r.time(a.Value, "`at:`")
+}
+
+// time evaluates a time of a test: a TimeSpan from the start of the run,
+// not negative. ok is false when it is not one (reported).
+func (r *testResolver) time(e ast.Expr, what string) (Ticks, bool) {
+	c := r.c
+	if ast.HasBad(e) {
+		return 0, false
+	}
+	if !isTimeSpanExpr(e) {
+		c.report(e.Rng(), diag.WF503, "%s takes a time since the run started, a TimeSpan: %s", what, c.timeSpanHint(e))
+		return 0, false
+	}
+	t, ok := c.timeSpan(e)
+	if !ok {
+		return 0, false
+	}
+	if t < 0 {
+		c.report(e.Rng(), diag.WF503, "%s is %s, before the run started: a time in a test is at least `TimeSpan.Zero`", what, FormatTicks(t))
+		return 0, false
+	}
+	return t, true
+}
+
+// stmt resolves one action or expectation.
+func (r *testResolver) stmt(st *ast.CallStmt) {
+	c := r.c
+	call := st.Call
+	name, _ := ast.DottedName(call.Fun)
+	if st.Body != nil {
+		c.report(st.Body.Range, diag.WF504, "a test's statements take no block")
+		return
+	}
+	switch name {
+	case "Start":
+		r.start(st)
+	case "Send":
+		r.send(st)
+	case "Take":
+		r.take(st)
+	case "Fail":
+		r.fail(st)
+	case "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call":
+		r.expect(st, name)
+	default:
+		shown := name
+		if shown == "" {
+			shown = ast.Compact(c.file.Text(call.Fun.Rng()))
+		}
+		c.report(call.Fun.Rng(), diag.WF504, "unknown test statement `%s`: a test sends events (`Send`), takes slots (`Take`), starts the run (`Start`), makes steps fail (`Fail`) and expects (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`)%s",
+			shown, c.didYouMean(call.Fun.Rng(), shown, testItems))
+	}
+}
+
+func (r *testResolver) start(st *ast.CallStmt) {
+	pos, named, ok := r.args("Start", st.Call, "at")
+	if !ok || !r.count("Start", st.Call, pos, 0, false, "Start(at: TimeSpan.Zero)") {
+		return
+	}
+	t, _ := r.at(named["at"])
+	if r.w != nil && r.w.Autostart {
+		r.c.report(st.Call.Fun.Rng(), diag.WF502, "workflow `%s` starts by itself (`Autostart = true`): remove `Start`", r.w.Decl.Name.Name)
+		return
+	}
+	r.t.Actions = append(r.t.Actions, &TestAction{Decl: st, Kind: TestStart, At: t})
+}
+
+func (r *testResolver) send(st *ast.CallStmt) {
+	c := r.c
+	pos, named, ok := r.args("Send", st.Call, "at")
+	if !ok || !r.count("Send", st.Call, pos, 1, false, "Send(Event(args), at: TimeSpan.FromMinutes(1))") {
+		return
+	}
+	t, tok := r.at(named["at"])
+	if named["at"] != nil && !tok {
+		return
+	}
+	e := ast.Unparen(pos[0].Value)
+	var evName *ast.Name
+	var args []*ast.Arg
+	switch x := e.(type) {
+	case *ast.Name:
+		evName = x
+	case *ast.Call:
+		evName, _ = x.Fun.(*ast.Name)
+		args = x.Args
+	}
+	if evName == nil {
+		if !ast.HasBad(e) {
+			c.report(e.Rng(), diag.WF502, "`Send` takes an event with its arguments, as in `Send(Complete(Ok))`; found `%s`", ast.Compact(c.file.Text(e.Rng())))
+		}
+		return
+	}
+	if r.w == nil {
+		return
+	}
+	var ev *Event
+	var cands []string
+	for _, x := range r.w.Events {
+		if x.Decl.Name.Name == evName.Name && ev == nil {
+			ev = x
+		}
+		cands = append(cands, x.Decl.Name.Name)
+	}
+	if ev == nil {
+		c.report(evName.Range, diag.WF501, "workflow `%s` has no event `%s`%s", r.w.Decl.Name.Name, evName.Name, c.didYouMean(evName.Range, evName.Name, cands))
+		return
+	}
+	c.res.Program.Info.Uses[evName] = ev
+	if len(args) != len(ev.Params) {
+		rng := e.Rng()
+		if len(args) > len(ev.Params) {
+			rng = diag.Range{Start: args[len(ev.Params)].Range.Start, End: args[len(args)-1].Range.End}
+		}
+		if len(ev.Params) == 0 {
+			c.report(rng, diag.WF502, "event `%s` takes no arguments; found %d", ev.Decl.Name.Name, len(args))
+		} else {
+			c.report(rng, diag.WF502, "event `%s` takes %s (%s); found %d", ev.Decl.Name.Name, argCount(len(ev.Params), false), paramList(ev), len(args))
+		}
+		return
+	}
+	act := &TestAction{Decl: st, Kind: TestSend, At: t, Event: ev}
+	good := true
+	for i, a := range args {
+		v, ok := r.value(a, ev.Params[i])
+		good = good && ok
+		act.Args = append(act.Args, v)
+	}
+	if good {
+		r.t.Actions = append(r.t.Actions, act)
+	}
+}
+
+func paramList(ev *Event) string {
+	if ev.Decl.Params == nil || len(ev.Decl.Params.List) == 0 {
+		return ""
+	}
+	var b []string
+	for _, p := range ev.Decl.Params.List {
+		if p.Type != nil && p.Type.Name != nil && p.Name != nil {
+			b = append(b, p.Type.Name.Name+" "+p.Name.Name)
+		}
+	}
+	return "`" + strings.Join(b, ", ") + "`"
+}
+
+// value checks an event's argument against its parameter's type.
+func (r *testResolver) value(a *ast.Arg, p *Param) (TestArg, bool) {
+	c := r.c
+	v := TestArg{Value: a.Value}
+	if a.Label != nil {
+		c.report(a.Label.Range, diag.WF502, "an event's arguments are positional: remove `%s:`", a.Label.Name)
+		return v, false
+	}
+	e := ast.Unparen(a.Value)
+	if ast.HasBad(e) {
+		return v, false
+	}
+	pname := "?"
+	if p.Decl.Name != nil {
+		pname = p.Decl.Name.Name
+	}
+	ty := p.Type
+	switch {
+	case ty.Enum != nil:
+		en := ty.Enum.Decl.Name.Name
+		var id *ast.Ident
+		switch x := e.(type) {
+		case *ast.Name:
+			id = &ast.Ident{Range: x.Range, Name: x.Name}
+		case *ast.Selector:
+			if n, ok := x.X.(*ast.Name); ok && n.Name == en {
+				id = x.Sel
+			}
+		}
+		var cands []string
+		for _, m := range ty.Enum.Members {
+			cands = append(cands, m.Ident.Name)
+			if id != nil && m.Ident.Name == id.Name && v.Member == nil {
+				v.Member = m
+			}
+		}
+		if v.Member != nil {
+			c.res.Program.Info.Uses[e] = v.Member
+			return v, true
+		}
+		if id == nil {
+			c.report(e.Rng(), diag.WF502, "parameter `%s` is of enum `%s`: write one of its members (%s); found `%s`", pname, en, strings.Join(cands, ", "), ast.Compact(c.file.Text(e.Rng())))
+			return v, false
+		}
+		c.report(id.Range, diag.WF502, "`%s` is not a member of enum `%s` (parameter `%s`)%s", id.Name, en, pname, c.didYouMean(id.Range, id.Name, cands))
+		return v, false
+	case ty.Entity != nil:
+		return v, true // an entity is passed by reference: any name
+	}
+	want := map[Basic]vkind{String: kString, Int: kInt, Bool: kBool, Decimal: kDecimal, TimeSpanType: kTimeSpan, DateTime: kString}[ty.Basic]
+	if want == 0 {
+		return v, true // an unresolved type, already reported
+	}
+	got := kindOfExpr(e)
+	if got == want || want == kDecimal && got == kInt {
+		if want == kTimeSpan {
+			_, ok := c.timeSpan(e)
+			return v, ok
+		}
+		return v, true
+	}
+	tname := p.Decl.Type.Name.Name
+	c.report(e.Rng(), diag.WF502, "parameter `%s` is of type `%s`; found `%s`", pname, tname, ast.Compact(c.file.Text(e.Rng())))
+	return v, false
+}
+
+func (r *testResolver) take(st *ast.CallStmt) {
+	c := r.c
+	pos, named, ok := r.args("Take", st.Call, "at")
+	if !ok || !r.count("Take", st.Call, pos, 1, false, "Take(Worker, at: TimeSpan.FromMinutes(1))") {
+		return
+	}
+	t, tok := r.at(named["at"])
+	if named["at"] != nil && !tok {
+		return
+	}
+	n, isName := ast.Unparen(pos[0].Value).(*ast.Name)
+	if !isName {
+		c.report(pos[0].Range, diag.WF502, "`Take` takes a slot's name (a subscription's alias, else its event), as in `Take(Worker)`")
+		return
+	}
+	if r.w == nil {
+		return
+	}
+	var cands []string
+	var sub *Subscription
+	for _, s := range r.w.States {
+		for _, x := range s.Subscriptions {
+			cands = append(cands, x.Slot)
+			if x.Slot == n.Name && sub == nil {
+				sub = x
+			}
+		}
+	}
+	if sub == nil {
+		c.report(n.Range, diag.WF501, "workflow `%s` has no slot `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
+		return
+	}
+	c.res.Program.Info.Uses[n] = sub
+	r.t.Actions = append(r.t.Actions, &TestAction{Decl: st, Kind: TestTake, At: t, Slot: n.Name})
+}
+
+// stepName reads a step's name, a string literal, and finds its steps.
+func (r *testResolver) stepName(what string, a *ast.Arg) (string, []*Step, bool) {
+	c := r.c
+	s, ok := ast.Unparen(a.Value).(*ast.StringLit)
+	if !ok {
+		if !ast.HasBad(a.Value) {
+			c.report(a.Range, diag.WF502, "`%s` takes a durable step's name, a string, as in `%s(\"charge-card\")`", what, what)
+		}
+		return "", nil, false
+	}
+	if s.Bad {
+		return "", nil, false
+	}
+	if r.w == nil {
+		return s.Value, nil, false
+	}
+	var steps []*Step
+	var cands []string
+	for _, st := range r.w.Steps {
+		if st.Consumer == nil {
+			continue
+		}
+		cands = append(cands, st.Consumer.Name)
+		if st.Consumer.Name == s.Value {
+			steps = append(steps, st)
+		}
+	}
+	if len(steps) == 0 {
+		h := c.didYouMean(s.Range, s.Value, cands)
+		if h.best != "" {
+			h = hint{best: `"` + h.best + `"`}
+		}
+		c.report(s.Range, diag.WF501, "workflow `%s` has no durable step %q%s", r.w.Decl.Name.Name, s.Value, h)
+		return s.Value, nil, false
+	}
+	c.res.Program.Info.Uses[s] = steps[0] // the name, for the editor's references and rename
+	return s.Value, steps, true
+}
+
+func (r *testResolver) fail(st *ast.CallStmt) {
+	c := r.c
+	pos, named, ok := r.args("Fail", st.Call, "times")
+	if !ok || !r.count("Fail", st.Call, pos, 1, false, `Fail("charge-card", times: 2)`) {
+		return
+	}
+	name, steps, ok := r.stepName("Fail", pos[0])
+	if !ok {
+		return
+	}
+	f := &TestFailure{Decl: st, Name: name, Steps: steps, Always: true}
+	if a := named["times"]; a != nil {
+		n, isInt := ast.Unparen(a.Value).(*ast.IntLit)
+		switch {
+		case isInt && n.Bad:
+			return
+		case !isInt || n.Value < 1:
+			c.report(a.Value.Rng(), diag.WF502, "`times:` is how many attempts fail, a whole number of at least 1; found `%s` (leave it out for every attempt)", ast.Compact(c.file.Text(a.Value.Rng())))
+			return
+		}
+		f.Times, f.Always = n.Value, false
+	}
+	r.t.Failures = append(r.t.Failures, f)
+}
+
+func (r *testResolver) expect(st *ast.CallStmt, name string) {
+	c := r.c
+	call := st.Call
+	x := &Expect{Decl: st}
+	var pos []*ast.Arg
+	var named map[string]*ast.Arg
+	var ok bool
+	if name == "Expect.Attempts" {
+		pos, named, ok = r.args(name, call)
+	} else {
+		pos, named, ok = r.args(name, call, "at")
+	}
+	if !ok {
+		return
+	}
+	if a := named["at"]; a != nil {
+		t, ok := r.at(a)
+		if !ok {
+			return
+		}
+		x.At, x.HasAt = t, true
+	}
+	switch name {
+	case "Expect.State", "Expect.End":
+		x.Kind = ExpectState
+		if name == "Expect.End" {
+			x.Kind = ExpectEnd
+		}
+		if !r.count(name, call, pos, 1, false, name+"(Running, at: TimeSpan.FromMinutes(1))") {
+			return
+		}
+		if x.State = r.state(pos[0]); x.State == nil {
+			return
+		}
+		if x.Kind == ExpectEnd && x.State.Kind == ast.Normal {
+			c.report(pos[0].Range, diag.WF502, "state `%s` is not terminal: a run never ends there; expect it with `Expect.State`", x.State.Decl.Name.Name)
+			return
+		}
+	case "Expect.GaveUp":
+		x.Kind = ExpectGaveUp
+		if !r.count(name, call, pos, 1, false, `Expect.GaveUp("charge-card")`) {
+			return
+		}
+		if x.Step, _, ok = r.stepName(name, pos[0]); !ok {
+			return
+		}
+	case "Expect.Attempts":
+		x.Kind = ExpectAttempts
+		if !r.count(name, call, pos, 1, true, `Expect.Attempts("charge-card", TimeSpan.Zero, TimeSpan.FromSeconds(2))`) {
+			return
+		}
+		if x.Step, _, ok = r.stepName(name, pos[0]); !ok {
+			return
+		}
+		good := true
+		for i, a := range pos[1:] {
+			t, ok := r.time(a.Value, fmt.Sprintf("attempt %d's time", i+1))
+			good = good && ok
+			x.Attempts = append(x.Attempts, t)
+		}
+		if !good {
+			return
+		}
+	case "Expect.Call":
+		x.Kind = ExpectCall
+		if !r.count(name, call, pos, 1, false, "Expect.Call(Mail.Send(Order))") {
+			return
+		}
+		if !r.expectedCall(x, pos[0]) {
+			return
+		}
+	}
+	r.t.Expects = append(r.t.Expects, x)
+}
+
+// state resolves a state's name in the test's workflow.
+func (r *testResolver) state(a *ast.Arg) *State {
+	c := r.c
+	n, ok := ast.Unparen(a.Value).(*ast.Name)
+	if !ok {
+		if !ast.HasBad(a.Value) {
+			c.report(a.Range, diag.WF502, "expected a state's name; found `%s`", ast.Compact(c.file.Text(a.Range)))
+		}
+		return nil
+	}
+	if r.w == nil {
+		return nil
+	}
+	s := r.w.StateNamed(n.Name)
+	if s == nil {
+		var cands []string
+		for _, x := range r.w.States {
+			cands = append(cands, x.Decl.Name.Name)
+		}
+		c.report(n.Range, diag.WF501, "workflow `%s` has no state `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
+		return nil
+	}
+	c.res.Program.Info.Uses[n] = s
+	return s
+}
+
+// expectedCall reads `X.Y(args)` and checks that the workflow makes a call
+// of that name somewhere.
+func (r *testResolver) expectedCall(x *Expect, a *ast.Arg) bool {
+	c := r.c
+	call, ok := ast.Unparen(a.Value).(*ast.Call)
+	var fun string
+	if ok {
+		fun, ok = ast.DottedName(call.Fun)
+	}
+	if !ok {
+		if !ast.HasBad(a.Value) {
+			c.report(a.Range, diag.WF502, "`Expect.Call` takes the call as the workflow makes it, as in `Expect.Call(Mail.Send(Order))`")
+		}
+		return false
+	}
+	if ast.HasBad(call) {
+		return false
+	}
+	x.Call = fun
+	for _, ca := range call.Args {
+		arg := Arg{Value: ca.Value}
+		if ca.Label != nil {
+			arg.Label = ca.Label.Name
+		}
+		x.Args = append(x.Args, arg)
+	}
+	if r.w == nil {
+		return false
+	}
+	seen := map[string]bool{}
+	var cands []string
+	for _, s := range r.w.States {
+		eachCall(s, func(cl *Call) {
+			if cl.Fun != "" && !seen[cl.Fun] {
+				seen[cl.Fun] = true
+				cands = append(cands, cl.Fun)
+			}
+		})
+	}
+	if !seen[fun] {
+		c.report(call.Fun.Rng(), diag.WF501, "workflow `%s` makes no call `%s`%s", r.w.Decl.Name.Name, fun, c.didYouMean(call.Fun.Rng(), fun, cands))
+		return false
+	}
+	return true
+}
+
+// eachCall calls f for every call statement of state s, in handlers,
+// outcomes, cases and steps.
+func eachCall(s *State, f func(*Call)) {
+	var block func(b *Block)
+	block = func(b *Block) {
+		if b == nil {
+			return
+		}
+		for _, st := range b.Stmts {
+			switch st := st.(type) {
+			case *Call:
+				f(st)
+			case *Step:
+				block(st.Body)
+			case *Case:
+				block(st.Body)
+			case *Default:
+				block(st.Body)
+			}
+		}
+	}
+	for _, h := range s.Handlers {
+		block(h.Body)
+	}
+	for _, sub := range s.Subscriptions {
+		for _, m := range sub.Milestones {
+			for _, o := range m.Outcomes {
+				block(o.Body)
+			}
+		}
+	}
+}

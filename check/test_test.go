@@ -1,0 +1,75 @@
+package check_test
+
+import (
+	"testing"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// A test resolves into the model with typed references: its workflow, each
+// action's event, arguments (an enum member by pointer) and time, each
+// failure's steps, each expectation's state, step, times and call.
+func TestTestsInModel(t *testing.T) {
+	src := modelSrc + `
+test "approve" {
+  Workflow = Flow;
+  Take(Decided, at: TimeSpan.FromMinutes(2));
+  Send(Decide(Decision.Approve), at: TimeSpan.FromMinutes(1));
+  Fail("notify", times: 2);
+  Expect.State(Review, at: TimeSpan.FromSeconds(30));
+  Expect.Attempts("notify", TimeSpan.FromMinutes(1), TimeSpan.FromSeconds(61));
+  Expect.Call(Mail.Send("ok", to: 1));
+}
+`
+	prog, ds := parser.Parse([]parser.Source{{Name: "m.wf", Src: src}}, parser.Options{})
+	if len(ds) != 0 {
+		t.Fatal(ds)
+	}
+	res := check.Check(prog)
+	for _, d := range res.Diags {
+		if d.Code != diag.WF201 { // modelSrc's Lost is unreachable on purpose
+			t.Errorf("%v", d)
+		}
+	}
+	p := res.Program
+	if len(p.Tests) != 1 {
+		t.Fatalf("%d tests", len(p.Tests))
+	}
+	tt, w := p.Tests[0], p.Workflows[0]
+	if tt.Name != "approve" || tt.Workflow != w {
+		t.Fatalf("name %q, workflow %v", tt.Name, tt.Workflow)
+	}
+	if len(tt.Actions) != 2 {
+		t.Fatalf("%d actions", len(tt.Actions))
+	}
+	take, send := tt.Actions[0], tt.Actions[1]
+	if take.Kind != check.TestTake || take.Slot != "Decided" || take.At != 2*60*10_000_000 {
+		t.Errorf("take: %+v", take)
+	}
+	if send.Kind != check.TestSend || send.Event != w.Events[0] || send.At != 60*10_000_000 ||
+		len(send.Args) != 1 || send.Args[0].Member != p.Enums[0].Members[0] {
+		t.Errorf("send: %+v", send)
+	}
+	if f := tt.Failures; len(f) != 1 || f[0].Times != 2 || f[0].Always || len(f[0].Steps) != 1 || f[0].Steps[0] != w.Steps[0] {
+		t.Errorf("failures: %+v", f)
+	}
+	if len(tt.Expects) != 3 {
+		t.Fatalf("%d expectations", len(tt.Expects))
+	}
+	st, at, call := tt.Expects[0], tt.Expects[1], tt.Expects[2]
+	if st.Kind != check.ExpectState || st.State != w.StateNamed("Review") || !st.HasAt || st.At != 30*10_000_000 {
+		t.Errorf("state: %+v", st)
+	}
+	if at.Kind != check.ExpectAttempts || at.Step != "notify" || len(at.Attempts) != 2 || at.Attempts[1] != 61*10_000_000 {
+		t.Errorf("attempts: %+v", at)
+	}
+	if call.Kind != check.ExpectCall || call.Call != "Mail.Send" || len(call.Args) != 2 || call.Args[1].Label != "to" || call.HasAt {
+		t.Errorf("call: %+v", call)
+	}
+	if o := p.Info.Uses[send.Decl.Call.Args[0].Value.(*ast.Call).Fun]; o != w.Events[0] {
+		t.Errorf("the event's name uses %v", o)
+	}
+}

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wfc-lang/wfc/codegen/interp"
+	"github.com/wfc-lang/wfc/codegen/wftest"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+type testFlags struct {
+	run     string
+	verbose bool
+	format  string
+	cover   bool
+}
+
+// newTestCmd is `wfc test`: it runs the tests written in the language
+// (docs/language.md, "Tests") on the reference interpreter, like `go test`.
+//
+// Its flags are spelt as go test's, `-run REGEX`, `-v`, `-cover`, and also
+// with two dashes: cobra's flag parser reads `-run` as `-r -u -n`, so the
+// command parses its own arguments (DisableFlagParsing) after turning the
+// single-dash long forms into double-dash ones.
+func newTestCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var f testFlags
+	cmd := &cobra.Command{
+		Use:   "test [flags] PATH...",
+		Short: "Run the tests written in workflow files (*_test.wf)",
+		Long: `Test reads the files and directories given, with the *_test.wf files of the
+directories, as one program, and runs its tests on the reference interpreter's
+virtual clock (docs/language.md, "Tests"). A program or test with errors is
+reported and not run. Each test prints one line, as go test does; a failing
+expectation is shown with the transcript around it.
+
+Exit status: 0 every test passed; 1 a test failed, or the program or a test
+has errors; 2 a usage error or an unreadable path.`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl := cmd.Flags()
+			if err := fl.Parse(goStyleFlags(args)); err != nil {
+				return usageError(cmd, "%v", err)
+			}
+			if help, _ := fl.GetBool("help"); help {
+				return cmd.Help()
+			}
+			if err := needPaths(cmd, fl.Args()); err != nil {
+				return err
+			}
+			return runTest(f, fl.Args(), stdin, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.run, "run", "", "run only the tests whose name matches this regular expression")
+	fl.BoolVarP(&f.verbose, "v", "v", false, "print each test's transcript")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json (docs/schema/test.schema.json)")
+	fl.BoolVar(&f.cover, "cover", false, "report coverage: states, transitions, cases, milestone and step outcomes")
+	fl.BoolP("help", "h", false, "help for test")
+	return cmd
+}
+
+// goStyleFlags turns go test's single-dash long flags (`-run`, `-cover`,
+// `-format`, `-run=X`) into the double-dash form pflag reads; `--` ends the
+// flags.
+func goStyleFlags(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && (name == "run" || name == "cover" || name == "format" || name == "help") {
+			a = "-" + a
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func runTest(f testFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if f.format != "text" && f.format != "json" {
+		return fmt.Errorf("unknown --format %q: use text or json", f.format)
+	}
+	var re *regexp.Regexp
+	if f.run != "" {
+		var err error
+		if re, err = regexp.Compile(f.run); err != nil {
+			return fmt.Errorf("bad -run pattern: %v", err)
+		}
+	}
+	l := loadFiles(args, stdin, "<stdin>", stderr, true)
+	defer limitMemory(l)()
+	a := analyze(l)
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	defer w.Flush()
+	if errs, _ := diag.Counts(a.diags); errs > 0 || l.failed {
+		var err error
+		if f.format == "json" {
+			err = diag.WriteJSONNotes(w, a.diags, len(l.order), l.notes)
+		} else {
+			if err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{}); err == nil {
+				_, err = fmt.Fprintf(w, "%s\nFAIL: the program has errors; no test was run\n", diag.Summary(a.diags, len(l.order)))
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+		if l.failed {
+			return exitError{exitUsage}
+		}
+		return exitError{exitFound}
+	}
+	var cov *wftest.Coverage
+	if f.cover {
+		cov = wftest.NewCoverage(a.result, a.schedules)
+	}
+	doc := testDoc{Tests: []testJSON{}}
+	for _, t := range a.result.Program.Tests {
+		if re != nil && !re.MatchString(t.Name) {
+			continue
+		}
+		r := wftest.Run(a.result, t, wftest.Options{Schedules: a.schedules, Cover: cov})
+		j := testJSON{Name: t.Name, File: t.Decl.File.Name, Line: int(t.Decl.Range.Start.Line), Workflow: t.Workflow.Decl.Name.Name,
+			Passed: r.Passed(), Seconds: r.Elapsed.Seconds(), Failures: []failureJSON{}}
+		if r.Err != nil {
+			j.Error = r.Err.Error()
+		}
+		for _, x := range r.Failures {
+			j.Failures = append(j.Failures, failureJSON{File: x.File, Line: int(x.Range.Start.Line), Column: int(x.Range.Start.Column),
+				Expect: x.Expect.Kind.String(), Message: x.Message})
+		}
+		if f.verbose || !r.Passed() {
+			j.Transcript = r.Transcript
+		}
+		if r.Passed() {
+			doc.Passed++
+		} else {
+			doc.Failed++
+		}
+		doc.Tests = append(doc.Tests, j)
+		if f.format == "text" {
+			writeTestText(w, f, r)
+		}
+	}
+	if f.format == "json" {
+		if cov != nil {
+			doc.Coverage = cov
+		}
+		b, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+		w.WriteString("\n")
+	} else {
+		switch {
+		case len(doc.Tests) == 0 && re != nil:
+			fmt.Fprintf(w, "no test matches -run %q\n", f.run)
+		case len(doc.Tests) == 0:
+			fmt.Fprintln(w, "no tests to run")
+		}
+		if cov != nil {
+			w.WriteString(cov.Text())
+		}
+		verdict := "PASS"
+		if doc.Failed > 0 {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(w, "%s: %d passed, %d failed\n", verdict, doc.Passed, doc.Failed)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if doc.Failed > 0 {
+		return exitError{exitFound}
+	}
+	return nil
+}
+
+// writeTestText writes one test's line, as go test does, and what failed.
+func writeTestText(w io.Writer, f testFlags, r *wftest.Result) {
+	t := r.Test
+	if f.verbose {
+		fmt.Fprintf(w, "=== RUN   %s\n", t.Name)
+		if r.Transcript != nil {
+			for _, e := range r.Transcript.Entries {
+				fmt.Fprintf(w, "    %s\n", e.String())
+			}
+		}
+	}
+	verdict := "PASS"
+	if !r.Passed() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(w, "--- %s: %s (%.2fs)\n", verdict, t.Name, r.Elapsed.Seconds())
+	if r.Err != nil {
+		fmt.Fprintf(w, "    %s:%d: the run stopped: %v\n", t.Decl.File.Name, t.Decl.Range.Start.Line, r.Err)
+	}
+	for _, x := range r.Failures {
+		fmt.Fprintf(w, "    %s:%d:%d: %s: %s\n", x.File, x.Range.Start.Line, x.Range.Start.Column, x.Expect.Kind, x.Message)
+		if !f.verbose {
+			io.WriteString(w, wftest.Around(r.Transcript, x.Entry, 3))
+		}
+	}
+}
+
+// testDoc is `wfc test --format json`'s document
+// (docs/schema/test.schema.json).
+type testDoc struct {
+	Tests    []testJSON       `json:"tests"`
+	Passed   int              `json:"passed"`
+	Failed   int              `json:"failed"`
+	Coverage *wftest.Coverage `json:"coverage,omitempty"`
+}
+
+type testJSON struct {
+	Name     string        `json:"name"`
+	File     string        `json:"file"`
+	Line     int           `json:"line"`
+	Workflow string        `json:"workflow"`
+	Passed   bool          `json:"passed"`
+	Seconds  float64       `json:"seconds"`
+	Error    string        `json:"error,omitempty"`
+	Failures []failureJSON `json:"failures"`
+	// Transcript is the run's transcript (docs/schema/transcript.schema.json),
+	// for a test that failed, and for every test with -v.
+	Transcript *interp.Transcript `json:"transcript,omitempty"`
+}
+
+type failureJSON struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Expect  string `json:"expect"`
+	Message string `json:"message"`
+}
