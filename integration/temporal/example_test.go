@@ -73,7 +73,8 @@ func RunJobFlow(ctx context.Context, c client.Client, dir string) (string, error
 
 // END docs/temporal.md
 
-// TestDocsExample: docs/temporal.md's worked example is this file's code,
+// TestDocsExample: docs/temporal.md's and the README's worked example is
+// this file's code,
 // and it runs on a dev server (skipped, like TestServer, without the CLI).
 func TestDocsExample(t *testing.T) {
 	self, err := os.ReadFile("example_test.go")
@@ -82,12 +83,14 @@ func TestDocsExample(t *testing.T) {
 	}
 	code := string(self)
 	code = code[strings.Index(code, "// BEGIN docs/temporal.md\n")+len("// BEGIN docs/temporal.md\n\n") : strings.Index(code, "\n// END docs/temporal.md")]
-	doc, err := os.ReadFile("../../docs/temporal.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(doc), "```go\n"+code+"```\n") {
-		t.Fatalf("docs/temporal.md does not hold the example as example_test.go has it:\n%s", code)
+	for _, path := range []string{"../../docs/temporal.md", "../../README.md"} {
+		doc, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(doc), "```go\n"+code+"```\n") {
+			t.Fatalf("%s does not hold the example as example_test.go has it:\n%s", path, code)
+		}
 	}
 	c := wfctemporal.DevServer(t)
 	got, err := RunJobFlow(context.Background(), c, "../../testdata/examples/jobflow")
