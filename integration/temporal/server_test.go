@@ -135,16 +135,25 @@ func startWorker(t *testing.T, c client.Client, p *Program, acts Activities) str
 
 func history(t *testing.T, c client.Client, id string) *historypb.History {
 	t.Helper()
+	h, err := fetchHistory(c, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// fetchHistory reads a run's whole history (safe in any goroutine).
+func fetchHistory(c client.Client, id string) (*historypb.History, error) {
 	h := &historypb.History{}
 	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		e, err := it.Next()
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		h.Events = append(h.Events, e)
 	}
-	return h
+	return h, nil
 }
 
 func queryState(t *testing.T, c client.Client, id string) string {
@@ -395,7 +404,12 @@ func generatedOnServer(t *testing.T, c client.Client) {
 			if err != nil && !(errors.As(err, &appErr) && appErr.Type() == ErrorType) {
 				t.Errorf("%s: %v", id, err)
 			}
-			results[i] = result{name: id, h: history(t, c, id), p: p}
+			h, err := fetchHistory(c, id)
+			if err != nil {
+				t.Errorf("%s: %v", id, err)
+				return
+			}
+			results[i] = result{name: id, h: h, p: p}
 		}()
 	}
 	wg.Wait()
