@@ -36,16 +36,18 @@ var updateHistories = flag.Bool("update-histories", false, "record testdata/hist
 // Temporal CLI is missing (.ci/run sets it).
 const serverEnv = "WFC_TEMPORAL_SERVER"
 
-// temporalCLI finds the Temporal CLI: on PATH, else in GOPATH/bin, where
+// temporalCLI finds the Temporal CLI: on PATH, else in GOBIN or GOPATH/bin, where
 // `go install github.com/temporalio/cli/cmd/temporal@v1.5.1` puts it.
 func temporalCLI(t *testing.T) string {
 	t.Helper()
 	if p, err := exec.LookPath("temporal"); err == nil {
 		return p
 	}
-	p := filepath.Join(build.Default.GOPATH, "bin", "temporal")
-	if _, err := os.Stat(p); err == nil {
-		return p
+	for _, dir := range []string{os.Getenv("GOBIN"), filepath.Join(build.Default.GOPATH, "bin")} {
+		p := filepath.Join(dir, "temporal")
+		if _, err := os.Stat(p); dir != "" && err == nil {
+			return p
+		}
 	}
 	if os.Getenv(serverEnv) == "require" {
 		t.Fatalf("the Temporal CLI is not installed and %s=require: go install github.com/temporalio/cli/cmd/temporal@v1.5.1", serverEnv)
