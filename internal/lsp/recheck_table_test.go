@@ -1,0 +1,138 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// flow is a workflow named name whose state A waits for Go with a Backoff
+// policy of the given members; extra goes into state A's handler.
+func flow(name, members, extra string) string {
+	return fmt.Sprintf(`workflow %s {
+  Initial = A;
+  event Go();
+  state A {
+    subscribe Go() {
+      Finished {
+        Within = TimeSpan.FromMinutes(1);
+        Backoff = Backoff.Exponential(TimeSpan.FromSeconds(1))%s;
+        Unfinished { goto Done; }
+      }
+    }
+    on Go { %s goto Done; }
+  }
+  terminal Done { }
+}
+`, name, members, extra)
+}
+
+// recheckWorkspace is a.wf with the workflows One, Two and Three (each with a
+// diagnostic that has a related location or a fix, so that what recheck
+// keeps must move with the edit) and b.wf with Four and two tests.
+func recheckWorkspace() []parser.Source {
+	a := "enum Stage { Open, Closed }\n" +
+		flow("One", ".MaxAttempts(3).Cap(TimeSpan.FromSeconds(4)).Cap(TimeSpan.FromSeconds(5))", "goto Dne;") +
+		flow("Two", ".MaxAttempts(3)", "") +
+		flow("Three", ".Cap(TimeSpan.FromSeconds(4)).MaxAttempts(5).Cap(TimeSpan.FromSeconds(5))", "goto Dne;")
+	b := flow("Four", ".MaxAttempts(2).Jitter(0)", "goto Dne;") +
+		"test \"two\" { Workflow = Two; Expect.State(Nowhere); }\n" +
+		"test \"four\" { Workflow = Four; Expect.State(Nowhere); }\n"
+	return []parser.Source{{Name: "a.wf", Src: a}, {Name: "b.wf", Src: b}}
+}
+
+// consumerSummary is what lowering and the server read from the consumers,
+// with whether each consumer's Src holds its file's current text (a
+// consumer kept from before the edit must quote the new text).
+func consumerSummary(r *result) []string {
+	var out []string
+	for _, c := range r.checked.Consumers {
+		current := false
+		for _, f := range r.prog.Files {
+			current = current || f.Name == c.File && c.Src.Name == c.File && c.Src.Src == f.Src
+		}
+		out = append(out, fmt.Sprintf("%s %s:%v %s.%s %v %d %v current=%v", c.File, c.Workflow, c.Pos, c.State, c.Slot, c.Kind, c.Attempts, c.Budget, current))
+	}
+	return out
+}
+
+// TestRecheckTakenOrDeclined: after one edit, the analysis re-checks only
+// the affected workflows when that is safe — and then gives exactly what a
+// full analysis gives — and checks everything when it is not.
+func TestRecheckTakenOrDeclined(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		file        string // the edited file
+		from, to    string // the first from in it becomes to
+		setup       func([]parser.Source) []parser.Source
+		incremental bool
+	}{
+		{name: "a policy of the middle workflow", file: "a.wf", from: "MaxAttempts(3);", to: "MaxAttempts(4);", incremental: true},
+		{name: "lines inserted in the middle workflow move the ones after it", file: "a.wf", from: "workflow Two {\n  Initial = A;", to: "workflow Two {\n\n\n  Initial = A;", incremental: true},
+		{name: "bytes removed in the middle workflow", file: "a.wf", from: "Two {\n  Initial = A;", to: "Two {\n Initial = A;", incremental: true},
+		{name: "a diagnostic appears in the middle workflow", file: "a.wf", from: "on Go {  goto Done; }", to: "on Go { goto Don; goto Done; }", incremental: true},
+		{name: "the first workflow, every later one re-checked", file: "a.wf", from: "goto Dne;", to: "goto Done;", incremental: true},
+		{name: "the last workflow", file: "a.wf", from: "MaxAttempts(5)", to: "MaxAttempts(6)", incremental: true},
+		{name: "a workflow a test names", file: "b.wf", from: "MaxAttempts(2)", to: "MaxAttempts(7)", incremental: true},
+		{name: "a renamed workflow", file: "a.wf", from: "workflow Two", to: "workflow Twain", incremental: false},
+		{name: "an edited enum", file: "a.wf", from: "Open, Closed", to: "Open, Shut", incremental: false},
+		{name: "two declarations share a name", file: "a.wf", from: "MaxAttempts(3);", to: "MaxAttempts(4);", incremental: false,
+			setup: func(fs []parser.Source) []parser.Source { fs[1].Src += "enum Two { X }\n"; return fs }},
+		{name: "two workflows share a name", file: "a.wf", from: "MaxAttempts(3);", to: "MaxAttempts(4);", incremental: false,
+			setup: func(fs []parser.Source) []parser.Source { fs[1].Src += flow("Two", "", ""); return fs }},
+		{name: "the only workflow, with a test that names none", file: "a.wf", from: "MaxAttempts(3)", to: "MaxAttempts(4)", incremental: true,
+			setup: func([]parser.Source) []parser.Source {
+				return []parser.Source{{Name: "a.wf", Src: "enum Stage { Open, Closed }\n" + flow("One", ".MaxAttempts(3).Jitter(0)", "goto Dne;") +
+					"test \"t\" { Expect.State(Nowhere); }\n"}}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := recheckWorkspace()
+			if tc.setup != nil {
+				files = tc.setup(files)
+			}
+			pc := newParseCache()
+			before := analyze(context.Background(), pc, files)
+			if len(before.diags) < 3 {
+				t.Fatalf("the workspace has %d diagnostics, want at least 3", len(before.diags))
+			}
+			i := 0
+			for files[i].Name != tc.file {
+				i++
+			}
+			if !strings.Contains(files[i].Src, tc.from) {
+				t.Fatalf("%s has no %q", tc.file, tc.from)
+			}
+			files[i].Src = strings.Replace(files[i].Src, tc.from, tc.to, 1)
+			got := analyze(context.Background(), pc, files)
+			want := analyze(context.Background(), newParseCache(), files)
+			if got.incremental != tc.incremental {
+				t.Errorf("incremental = %v, want %v", got.incremental, tc.incremental)
+			}
+			if d := cmp.Diff(want.diags, got.diags); d != "" {
+				t.Errorf("diagnostics (-full +got):\n%s", d)
+			}
+			if d := cmp.Diff(schedSummary(want.schedules), schedSummary(got.schedules)); d != "" {
+				t.Errorf("schedules (-full +got):\n%s", d)
+			}
+			if d := cmp.Diff(consumerSummary(want), consumerSummary(got)); d != "" {
+				t.Errorf("consumers (-full +got):\n%s", d)
+			}
+			// The next keystroke starts from this result.
+			files[i].Src = strings.Replace(files[i].Src, tc.to, tc.from, 1)
+			got = analyze(context.Background(), pc, files)
+			want = analyze(context.Background(), newParseCache(), files)
+			if d := cmp.Diff(want.diags, got.diags); d != "" {
+				t.Errorf("undone: diagnostics (-full +got):\n%s", d)
+			}
+			if d := cmp.Diff(consumerSummary(want), consumerSummary(got)); d != "" {
+				t.Errorf("undone: consumers (-full +got):\n%s", d)
+			}
+		})
+	}
+}
