@@ -78,14 +78,15 @@ func TestRecheckTakenOrDeclined(t *testing.T) {
 		{name: "a diagnostic appears in the middle workflow", file: "a.wf", from: "on Go {  goto Done; }", to: "on Go { goto Don; goto Done; }", incremental: true},
 		{name: "the first workflow, every later one re-checked", file: "a.wf", from: "goto Dne;", to: "goto Done;", incremental: true},
 		{name: "the last workflow", file: "a.wf", from: "MaxAttempts(5)", to: "MaxAttempts(6)", incremental: true},
-		{name: "a workflow a test names", file: "b.wf", from: "MaxAttempts(2)", to: "MaxAttempts(7)", incremental: true},
+		{name: "a workflow a test names", file: "b.wf", from: "  terminal Done { }\n", to: "  terminal Done { }\n  terminal Nowhere { }\n", incremental: true},
+		{name: "a workflow that becomes an enum", file: "a.wf", from: flow("Two", ".MaxAttempts(3)", ""), to: "enum Two { X }\n", incremental: false},
 		{name: "a renamed workflow", file: "a.wf", from: "workflow Two", to: "workflow Twain", incremental: false},
 		{name: "an edited enum", file: "a.wf", from: "Open, Closed", to: "Open, Shut", incremental: false},
 		{name: "two declarations share a name", file: "a.wf", from: "MaxAttempts(3);", to: "MaxAttempts(4);", incremental: false,
 			setup: func(fs []parser.Source) []parser.Source { fs[1].Src += "enum Two { X }\n"; return fs }},
 		{name: "two workflows share a name", file: "a.wf", from: "MaxAttempts(3);", to: "MaxAttempts(4);", incremental: false,
 			setup: func(fs []parser.Source) []parser.Source { fs[1].Src += flow("Two", "", ""); return fs }},
-		{name: "the only workflow, with a test that names none", file: "a.wf", from: "MaxAttempts(3)", to: "MaxAttempts(4)", incremental: true,
+		{name: "the only workflow, with a test that names none", file: "a.wf", from: "  terminal Done { }\n", to: "  terminal Done { }\n  terminal Nowhere { }\n", incremental: true,
 			setup: func([]parser.Source) []parser.Source {
 				return []parser.Source{{Name: "a.wf", Src: "enum Stage { Open, Closed }\n" + flow("One", ".MaxAttempts(3).Jitter(0)", "goto Dne;") +
 					"test \"t\" { Expect.State(Nowhere); }\n"}}
@@ -109,8 +110,12 @@ func TestRecheckTakenOrDeclined(t *testing.T) {
 				t.Fatalf("%s has no %q", tc.file, tc.from)
 			}
 			files[i].Src = strings.Replace(files[i].Src, tc.from, tc.to, 1)
+			shown := fmt.Sprintf("%+v", before.diags)
 			got := analyze(context.Background(), pc, files)
 			want := analyze(context.Background(), newParseCache(), files)
+			if fmt.Sprintf("%+v", before.diags) != shown {
+				t.Errorf("the edit changed the previous result's diagnostics")
+			}
 			if got.incremental != tc.incremental {
 				t.Errorf("incremental = %v, want %v", got.incremental, tc.incremental)
 			}
@@ -127,6 +132,9 @@ func TestRecheckTakenOrDeclined(t *testing.T) {
 			files[i].Src = strings.Replace(files[i].Src, tc.to, tc.from, 1)
 			got = analyze(context.Background(), pc, files)
 			want = analyze(context.Background(), newParseCache(), files)
+			if got.incremental != tc.incremental {
+				t.Errorf("undone: incremental = %v, want %v", got.incremental, tc.incremental)
+			}
 			if d := cmp.Diff(want.diags, got.diags); d != "" {
 				t.Errorf("undone: diagnostics (-full +got):\n%s", d)
 			}
@@ -134,5 +142,35 @@ func TestRecheckTakenOrDeclined(t *testing.T) {
 				t.Errorf("undone: consumers (-full +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestRecheckAcrossWorkflows: keystrokes in one workflow, then in another
+// of the same file: the second recheck cannot reuse the part the first one
+// checked, and still gives what a full analysis gives.
+func TestRecheckAcrossWorkflows(t *testing.T) {
+	files := recheckWorkspace()
+	pc := newParseCache()
+	analyze(context.Background(), pc, files)
+	for i, e := range []struct{ from, to string }{
+		{"MaxAttempts(3);", "MaxAttempts(4);"},                     // Two
+		{"MaxAttempts(4);", "MaxAttempts(3);"},                     // Two again
+		{"goto Dne; goto Done", "goto Done; goto Done"},            // One
+		{"MaxAttempts(5)", "MaxAttempts(6)"},                       // Three
+		{"MaxAttempts(3).Cap(", "MaxAttempts(2).Cap("},             // One
+		{"on Go {  goto Done; }", "on Go { goto Dn; goto Done; }"}, // Two
+	} {
+		files[0].Src = strings.Replace(files[0].Src, e.from, e.to, 1)
+		got := analyze(context.Background(), pc, files)
+		want := analyze(context.Background(), newParseCache(), files)
+		if !got.incremental {
+			t.Errorf("edit %d (%q→%q): not incremental", i, e.from, e.to)
+		}
+		if d := cmp.Diff(want.diags, got.diags); d != "" {
+			t.Errorf("edit %d (%q→%q): diagnostics (-full +got):\n%s", i, e.from, e.to, d)
+		}
+		if d := cmp.Diff(consumerSummary(want), consumerSummary(got)); d != "" {
+			t.Errorf("edit %d: consumers (-full +got):\n%s", i, d)
+		}
 	}
 }
