@@ -24,6 +24,15 @@ func TestStates(t *testing.T) {
 		{name: "Workflow.Once without a body", src: inState("    subscribe Go();\n    on Go { Workflow.Once(\"s\"); goto Done; }"), want: []string{"8:13 WF118 «Workflow.Once(\"s\")» && needs a body"}},
 		{name: "unknown step", src: inState("    subscribe Go();\n    on Go { Workflow.Twice(\"s\") { goto Done; } goto Done; }"), want: []string{"8:13 WF118 «Workflow.Twice» && unknown step `Workflow.Twice`", "8:35 WF118 «goto Done;» && `goto` inside a durable step"}},
 		{name: "nested step", src: inState("    subscribe Go();\n    on Go { Workflow.Once(\"a\") { Workflow.Once(\"b\") { } } goto Done; }"), want: []string{"8:34 WF118 «Workflow.Once(\"b\")» && a durable step inside a durable step"}},
+		{name: "an alias is one name in its workflow", src: `workflow W {
+  Initial = A;
+  event Go();
+  event Ping();
+  state A { subscribe Go() as X; on X { goto B; } }
+  state B { subscribe Ping() as X; on X { goto Done; } }
+  terminal Done { }
+}
+`, want: []string{"6:33 WF101 «X» && duplicate alias `X` && | related 5:31 «X» first declared here"}},
 		{name: "the cases a handler misses, listed up to ten", src: `enum Big { M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12 }
 workflow W {
   Initial = A;
