@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -46,6 +47,15 @@ func recheckWorkspace() []parser.Source {
 	return []parser.Source{{Name: "a.wf", Src: a}, {Name: "b.wf", Src: b}}
 }
 
+// schedConsumers is consumerSummary for the schedules' consumers.
+func schedConsumers(r *result) []string {
+	cons := &result{prog: r.prog, checked: &check.Result{}}
+	for _, s := range r.schedules {
+		cons.checked.Consumers = append(cons.checked.Consumers, s.Consumer)
+	}
+	return consumerSummary(cons)
+}
+
 // consumerSummary is what lowering and the server read from the consumers,
 // with whether each consumer's Src holds its file's current text (a
 // consumer kept from before the edit must quote the new text).
@@ -79,7 +89,8 @@ func TestRecheckTakenOrDeclined(t *testing.T) {
 		{name: "the first workflow, every later one re-checked", file: "a.wf", from: "goto Dne;", to: "goto Done;", incremental: true},
 		{name: "the last workflow", file: "a.wf", from: "MaxAttempts(5)", to: "MaxAttempts(6)", incremental: true},
 		{name: "a workflow a test names", file: "b.wf", from: "  terminal Done { }\n", to: "  terminal Done { }\n  terminal Nowhere { }\n", incremental: true},
-		{name: "a workflow that becomes an enum", file: "a.wf", from: flow("Two", ".MaxAttempts(3)", ""), to: "enum Two { X }\n", incremental: false},
+		{name: "a workflow that becomes an enum", file: "a.wf", from: strings.TrimSuffix(flow("Two", ".MaxAttempts(3)", ""), "\n"), to: "enum Two { X }", incremental: false},
+		{name: "an enum that becomes an entity", file: "a.wf", from: "enum Stage { Open, Closed }", to: "entity Stage { string N; }", incremental: false},
 		{name: "a renamed workflow", file: "a.wf", from: "workflow Two", to: "workflow Twain", incremental: false},
 		{name: "an edited enum", file: "a.wf", from: "Open, Closed", to: "Open, Shut", incremental: false},
 		{name: "two declarations share a name", file: "a.wf", from: "MaxAttempts(3);", to: "MaxAttempts(4);", incremental: false,
@@ -128,6 +139,9 @@ func TestRecheckTakenOrDeclined(t *testing.T) {
 			if d := cmp.Diff(consumerSummary(want), consumerSummary(got)); d != "" {
 				t.Errorf("consumers (-full +got):\n%s", d)
 			}
+			if d := cmp.Diff(schedConsumers(want), schedConsumers(got)); d != "" {
+				t.Errorf("schedules' consumers (-full +got):\n%s", d)
+			}
 			// The next keystroke starts from this result.
 			files[i].Src = strings.Replace(files[i].Src, tc.to, tc.from, 1)
 			got = analyze(context.Background(), pc, files)
@@ -172,5 +186,41 @@ func TestRecheckAcrossWorkflows(t *testing.T) {
 		if d := cmp.Diff(consumerSummary(want), consumerSummary(got)); d != "" {
 			t.Errorf("edit %d: consumers (-full +got):\n%s", i, d)
 		}
+	}
+}
+
+// cancelAfter is a context cancelled after its Err has been asked n times:
+// it cancels an analysis between two of its steps, deterministically.
+type cancelAfter struct {
+	context.Context
+	n int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.n <= 0 {
+		return context.Canceled
+	}
+	c.n--
+	return nil
+}
+
+// TestRecheckAfterCancel: an analysis cancelled after parsing leaves no
+// result to re-check from, so the next edit checks everything.
+func TestRecheckAfterCancel(t *testing.T) {
+	files := recheckWorkspace()
+	pc := newParseCache()
+	analyze(context.Background(), pc, files)
+	files[0].Src = strings.Replace(files[0].Src, "MaxAttempts(3);", "MaxAttempts(4);", 1)
+	if r := analyze(&cancelAfter{Context: context.Background(), n: 1}, pc, files); r.err == nil {
+		t.Fatal("the analysis was not cancelled")
+	}
+	files[0].Src = strings.Replace(files[0].Src, "MaxAttempts(4);", "MaxAttempts(5);", 1)
+	got := analyze(context.Background(), pc, files)
+	want := analyze(context.Background(), newParseCache(), files)
+	if got.incremental {
+		t.Errorf("incremental after a cancelled analysis")
+	}
+	if d := cmp.Diff(want.diags, got.diags); d != "" {
+		t.Errorf("diagnostics (-full +got):\n%s", d)
 	}
 }
