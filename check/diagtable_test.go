@@ -2,7 +2,6 @@ package check_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -117,24 +116,5 @@ func runDiagCases(t *testing.T, cases []diagCase) {
 				}
 			}
 		})
-	}
-}
-
-// TestDumpDiags prints a program's diagnostics (WFC_DUMP=file) for writing cases.
-func TestDumpDiags(t *testing.T) {
-	name := os.Getenv("WFC_DUMP")
-	if name == "" {
-		t.Skip("set WFC_DUMP")
-	}
-	src, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := checked(t, string(src), true)
-	for _, d := range res.Diags {
-		t.Log(renderDiag(string(src), d))
-	}
-	for _, c := range res.Consumers {
-		t.Log(renderConsumer(c))
 	}
 }
