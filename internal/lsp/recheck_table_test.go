@@ -36,14 +36,14 @@ func flow(name, members, extra string) string {
 // recheckWorkspace is a.wf with the workflows One, Two and Three (each with a
 // diagnostic that has a related location or a fix, so that what recheck
 // keeps must move with the edit), then two tests of One with one name
-// (kept by an edit of Two, with a related location that moves), and b.wf with Four and two tests.
+// (kept by an edit of Two, with a related location and a fix that move), and b.wf with Four and two tests.
 func recheckWorkspace() []parser.Source {
 	a := "enum Stage { Open, Closed }\n" +
 		flow("One", ".MaxAttempts(3).Cap(TimeSpan.FromSeconds(4)).Cap(TimeSpan.FromSeconds(5))", "goto Dne;") +
 		flow("Two", ".MaxAttempts(3)", "") +
 		flow("Three", ".Cap(TimeSpan.FromSeconds(4)).MaxAttempts(5).Cap(TimeSpan.FromSeconds(5))", "goto Dne;") +
 		"test \"dup\" { Workflow = One; Expect.State(Done); }\n" +
-		"test \"dup\" { Workflow = One; Expect.State(Done); }\n"
+		"test \"dup\" { Workflow = One; Expect.State(Don); }\n"
 	b := flow("Four", ".MaxAttempts(2).Jitter(0)", "goto Dne;") +
 		"test \"two\" { Workflow = Two; Expect.State(Nowhere); }\n" +
 		"test \"four\" { Workflow = Four; Expect.State(Nowhere); }\n"
