@@ -35,12 +35,8 @@ func (cp *chunkParser) expectation(i int, s span, expect string, what prod) (wan
 		want = keywordWants[ptext].what
 	case what == prodEnum:
 		return cp.enumExpectation(prev, s, want, after)
-	case what == prodMilestoneItem && atFirst && isName:
-		want = "`=` (a setting) or `{` (an outcome block)"
-	case (what == prodSetting || what == prodMember || what == prodStateItem) && atFirst && isName:
-		want = "`=` (a setting is `Name = value;`)"
-	case what == prodMilestone && atFirst && isName:
-		want = "`{`"
+	case atFirst && isName && productions[what].afterName != "":
+		want = productions[what].afterName
 	case what == prodEntity && atFirst && isName:
 		// `string;` in an entity: a type without its name.
 		want, after = "a name", "the type `"+ptext+"`"

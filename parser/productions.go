@@ -54,28 +54,37 @@ type production struct {
 	// want is the expectation when the error gives nothing more precise:
 	// the production's shape, or the list of what its container holds.
 	want string
+	// afterName is the expectation after the name a piece of it starts
+	// with, where participle's own says too little ("" to keep that).
+	afterName string
 }
 
 // productions is indexed by prod. A container's want lists its items and
 // is derived from its row in grammar (want, below).
 var productions = [prodCount]production{
-	prodEnum:          {"`enum Name { Member, … }`"},
-	prodEntity:        {"a field (`Type Name;`), a `security { … }` block or `}`"},
-	prodWorkflow:      {"`workflow Name { members }`"},
-	prodTest:          {"`test \"name\" { … }`"},
-	prodEvent:         {"`event Name(Type name, …);`"},
-	prodState:         {"`state Name { items }`"},
-	prodSecurity:      {"`security { rules }`"},
-	prodSetting:       {"`Name = value;`"},
-	prodSubscription:  {"`subscribe Event(…) as Alias { milestones }` or `subscribe Event(…);`"},
-	prodHandler:       {"`on Name(…) { statements }`"},
-	prodSecurityRule:  {"`allow|deny operation, … [when condition];`"},
-	prodAttrList:      {"`[Attribute, …]`"},
-	prodMilestone:     {"a milestone (`Assigned { … }` or `Finished { … }`)"},
-	prodMilestoneItem: {"a setting (`Within = …;`) or an outcome (`Unfinished { … }`)"},
-	prodStatement:     {"a statement (`goto State;`, `default { … }`, a case `Member { … }` or a call)"},
-	prodTestItem:      {"a setting (`Workflow = Name;`) or a call (`Send(Event(), at: …);`, `Expect.State(S, at: …);`)"},
+	prodEnum:          {want: "`enum Name { Member, … }`"},
+	prodEntity:        {want: "a field (`Type Name;`), a `security { … }` block or `}`"},
+	prodWorkflow:      {want: "`workflow Name { members }`"},
+	prodTest:          {want: "`test \"name\" { … }`"},
+	prodEvent:         {want: "`event Name(Type name, …);`"},
+	prodState:         {want: "`state Name { items }`"},
+	prodSecurity:      {want: "`security { rules }`"},
+	prodSetting:       {want: "`Name = value;`", afterName: settingAfterName},
+	prodMember:        {afterName: settingAfterName},
+	prodStateItem:     {afterName: settingAfterName},
+	prodSubscription:  {want: "`subscribe Event(…) as Alias { milestones }` or `subscribe Event(…);`"},
+	prodHandler:       {want: "`on Name(…) { statements }`"},
+	prodSecurityRule:  {want: "`allow|deny operation, … [when condition];`"},
+	prodAttrList:      {want: "`[Attribute, …]`"},
+	prodMilestone:     {want: "a milestone (`Assigned { … }` or `Finished { … }`)", afterName: "`{`"},
+	prodMilestoneItem: {want: "a setting (`Within = …;`) or an outcome (`Unfinished { … }`)", afterName: "`=` (a setting) or `{` (an outcome block)"},
+	prodStatement:     {want: "a statement (`goto State;`, `default { … }`, a case `Member { … }` or a call)"},
+	prodTestItem:      {want: "a setting (`Workflow = Name;`) or a call (`Send(Event(), at: …);`, `Expect.State(S, at: …);`)"},
 }
+
+// settingAfterName is what follows the name of a setting, or of a piece
+// that can only be one.
+const settingAfterName = "`=` (a setting is `Name = value;`)"
 
 // container is what a `{ … }` of one context holds.
 type container struct {
