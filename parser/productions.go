@@ -194,15 +194,30 @@ func (c *container) list() string {
 	return c.what + " (" + strings.Join(shapes[:len(shapes)-1], ", ") + " or " + shapes[len(shapes)-1] + ")"
 }
 
-// want is the expectation for a piece of production p.
-func (p prod) want() string {
-	for ctx := range grammar {
-		if c := &grammar[ctx]; c.piece == p && c.what != "" && productions[p].want == "" {
-			return c.list()
-		}
+// want is the expectation for a piece of production p. Messages after
+// every workflow and state are built whether or not they are reported, so
+// the lists are derived once (wants).
+func (p prod) want() string { return wants[p] }
+
+// wants is each production's expectation, derived from the tables when
+// the package is initialised and never changed.
+var wants = func() (w [prodCount]string) {
+	for p := range w {
+		w[p] = deriveWant(prod(p))
 	}
+	return w
+}()
+
+// deriveWant is the production's own want, or the list of the container
+// whose catch-all it is.
+func deriveWant(p prod) string {
 	if w := productions[p].want; w != "" {
 		return w
+	}
+	for ctx := range grammar {
+		if c := &grammar[ctx]; c.piece == p && c.what != "" {
+			return c.list()
+		}
 	}
 	return "something else"
 }
