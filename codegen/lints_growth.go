@@ -91,12 +91,16 @@ func grows(shape check.Shape) bool {
 // of the give-up time: the earliest give-up less the attempts themselves
 // (a milestone's windows, a step's --attempt-duration), saturated.
 func (s *Schedule) waitsTotal() Ticks {
-	busy := new(big.Rat).Mul(ratTicks(s.Duration), new(big.Rat).SetInt64(s.Attempts))
-	if s.GivesUp >= timespan.MaxTicks {
-		if busy.Cmp(maxTicksRat) >= 0 {
-			return 0 // the attempts alone saturate: the waits' part is unknown
-		}
+	// In int64: it runs for every policy, and big.Rat allocates.
+	saturated := s.GivesUp >= timespan.MaxTicks
+	if s.Duration == 0 || s.Attempts <= 0 {
+		return s.GivesUp
+	}
+	if s.Duration > timespan.MaxTicks/s.Attempts {
+		return 0 // the attempts alone saturate: the waits' part is unknown
+	}
+	if saturated {
 		return timespan.MaxTicks
 	}
-	return sat(new(big.Rat).Sub(ratTicks(s.GivesUp), busy))
+	return max(s.GivesUp-s.Duration*s.Attempts, 0)
 }
