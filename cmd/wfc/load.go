@@ -358,6 +358,13 @@ type analysis struct {
 // The schedules are lowered once, there, with the default options.
 func analyze(l *loaded) *analysis { return analyzeLowered(l, codegen.Options{}) }
 
+// analyzeSummary is analyze for the commands that need the tables' totals
+// and lints but not their rows (check, graph): Linear tables are cut at
+// codegen.SummaryRows, which keeps their cost per consumer constant.
+func analyzeSummary(l *loaded) *analysis {
+	return analyzeLowered(l, codegen.Options{MaxRows: codegen.SummaryRows})
+}
+
 // analyzeLowered is analyze with the lowering options of `wfc schedule`
 // (attempt duration, draws, seed).
 func analyzeLowered(l *loaded, lower codegen.Options) *analysis {

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/scaling"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// linearSteps is a workflow of n durable steps, each with a Linear policy
+// of 10,000 attempts: a table of 10,000 distinct waits apiece.
+func linearSteps(n int) *loaded {
+	var b strings.Builder
+	b.WriteString("workflow W { Initial = A; event Go();\n  state A { subscribe Go(); on Go {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    Workflow.Once(\"s%d\", retry: Backoff.Linear(TimeSpan.FromSeconds(1)).MaxAttempts(10000)) { X.Y(); }\n", i)
+	}
+	b.WriteString("    goto Done; } }\n  terminal Done { } }\n")
+	src := b.String()
+	return &loaded{sources: []parser.Source{{Name: "s.wf", Src: src}}, bytes: diag.Sources{"s.wf": src}, order: []string{"s.wf"}}
+}
+
+// TestCheckLinearTablesScale: `wfc check` lowers tables only for their
+// totals and lints, so a step of 10,000 distinct waits costs it what a
+// short one does. 160 such steps once allocated 250 MB (1.5 MB a step);
+// now they must stay under 64 KB a step, and 640 cost 4 times 160.
+func TestCheckLinearTablesScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures programs of hundreds of steps")
+	}
+	const n = 160
+	ls := map[int]*loaded{n: linearSteps(n), 4 * n: linearSteps(4 * n)}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	a := analyzeSummary(ls[n])
+	runtime.ReadMemStats(&after)
+	if len(a.diags) != 0 || len(a.schedules) != n {
+		t.Fatalf("%d diagnostics, %d tables", len(a.diags), len(a.schedules))
+	}
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 64<<10 {
+		t.Errorf("check allocates %d bytes per step of 10,000 attempts, want at most 64 KB", per)
+	}
+	scaling.Linear(t, "check of long Linear tables", func(k int) { analyzeSummary(ls[k]) }, n)
+}
