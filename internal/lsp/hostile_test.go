@@ -432,3 +432,21 @@ func TestLoadCancels(t *testing.T) {
 		t.Errorf("read %d files, want the 1 read before the load was cancelled", n)
 	}
 }
+
+// Between polls (or with polling off), a check after an edit does not hold
+// a closed file deleted since: the server stats the closed files it holds
+// before each check, for a client that watches no files.
+func TestCheckForgetsDeletedFilesBetweenPolls(t *testing.T) {
+	broken := strings.Replace(flowWF, "goto Running;", "goto Runing;", 1)
+	c := startWith(t, map[string]string{"types.wf": typesWF, "flow.wf": broken}, Options{Debounce: -1, Poll: -1}, nil)
+	c.initialize()
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	if err := os.Remove(filepath.Join(c.dir, "flow.wf")); err != nil {
+		t.Fatal(err)
+	}
+	c.open("types.wf", typesWF+"\n") // an edit: a new check
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+	if got := strings.Join(diskNames(c), " "); got != "types.wf" {
+		t.Errorf("files held after the delete: %q, want types.wf", got)
+	}
+}
