@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/wfc-lang/wfc/ast"
 )
 
@@ -207,6 +209,30 @@ const (
 	Finished                          // the event must arrive
 )
 
+var milestoneKindNames = [...]string{Assigned: "Assigned", Finished: "Finished"}
+
+// String is the kind as written: "Assigned", "Finished" ("" when unknown).
+func (k MilestoneKind) String() string {
+	if int(k) < len(milestoneKindNames) {
+		return milestoneKindNames[k]
+	}
+	return ""
+}
+
+// MarshalText writes the kind as written, for JSON (transcripts).
+func (k MilestoneKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind as written.
+func (k *MilestoneKind) UnmarshalText(b []byte) error {
+	for i, n := range milestoneKindNames {
+		if n != "" && n == string(b) {
+			*k = MilestoneKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown milestone kind %q", b)
+}
+
 // OutcomeKind is what ends a milestone.
 type OutcomeKind uint8
 
@@ -215,6 +241,30 @@ const (
 	Unassigned                        // Assigned's last window passed
 	Unfinished                        // Finished's last window passed
 )
+
+var outcomeKindNames = [...]string{Exhausted: "Exhausted", Unassigned: "Unassigned", Unfinished: "Unfinished"}
+
+// String is the outcome as written ("" when unknown).
+func (k OutcomeKind) String() string {
+	if int(k) < len(outcomeKindNames) {
+		return outcomeKindNames[k]
+	}
+	return ""
+}
+
+// MarshalText writes the outcome as written, for JSON (transcripts).
+func (k OutcomeKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads an outcome as written.
+func (k *OutcomeKind) UnmarshalText(b []byte) error {
+	for i, n := range outcomeKindNames {
+		if n != "" && n == string(b) {
+			*k = OutcomeKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown outcome %q", b)
+}
 
 // Milestone is `Assigned { … }` or `Finished { … }` under a subscription.
 type Milestone struct {

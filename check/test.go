@@ -576,6 +576,7 @@ func (r *testResolver) stepName(what string, a *ast.Arg) (string, []*Step, bool)
 		c.report(s.Range, diag.WF501, "workflow `%s` has no durable step %q%s", r.w.Decl.Name.Name, s.Value, h)
 		return s.Value, nil, false
 	}
+	c.res.Program.Info.Uses[s] = steps[0] // the name, for the editor's references and rename
 	return s.Value, steps, true
 }
 

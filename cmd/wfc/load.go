@@ -90,6 +90,11 @@ func loadFiles(args []string, stdin io.Reader, stdinName string, stderr io.Write
 		arg = filepath.Clean(arg)
 		info, err := os.Stat(arg)
 		if err != nil {
+			if dir, ok := goPattern(arg); ok && errors.Is(err, fs.ErrNotExist) {
+				// `wfc check ./...` as in go: directories are walked already.
+				r.fail(arg, "cannot read %s: %v; wfc walks directories recursively, so give the directory: %s", arg, unwrapPathError(err), dir)
+				continue
+			}
 			r.fail(arg, "cannot read %s: %v", arg, unwrapPathError(err))
 			continue
 		}
@@ -377,4 +382,16 @@ func analyzeWith(l *loaded, opt pipeline.Options) *analysis {
 	opt.Settings = l.settings
 	r := pipeline.Run(context.Background(), l.sources, opt)
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
+}
+
+// goPattern reports whether path is a Go package pattern (`./...`,
+// `dir/...`) and the directory it means.
+func goPattern(path string) (string, bool) {
+	if path == "..." {
+		return ".", true
+	}
+	if dir, ok := strings.CutSuffix(path, string(filepath.Separator)+"..."); ok {
+		return dir, true
+	}
+	return "", false
 }

@@ -105,7 +105,10 @@ func runTest(f testFlags, args []string, stdin io.Reader, stdout, stderr io.Writ
 		if f.format == "json" {
 			err = diag.WriteJSONNotes(w, a.diags, len(l.order), l.notes)
 		} else {
-			if err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{}); err == nil {
+			err = diag.WriteText(w, a.diags, l.bytes, diag.TextOptions{})
+			if err == nil && errs > 0 {
+				// Only a program with errors gets the verdict; an unreadable
+				// path is said on standard error, and no summary contradicts it.
 				_, err = fmt.Fprintf(w, "%s\nFAIL: the program has errors; no test was run\n", diag.Summary(a.diags, len(l.order)))
 			}
 		}

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,8 +69,16 @@ type Machine struct {
 	stopped        bool
 	state          *check.State
 	ms             []*milestoneRun // the current state's milestones, in source order
-	taken          map[*check.Subscription]bool
-	visit          int // counts state entries, so a moved run's old work stops
+	msPool         []milestoneRun  // reused for ms: a run enters states again and again
+	taken          []*check.Subscription
+	visit          int    // counts state entries, so a moved run's old work stops
+	trackField     string // "Entity.Field" of Tracks, made once
+	// strs and vals are arenas for the entries' argument texts and the
+	// calls' arguments: a run makes millions, and one allocation per
+	// entry would cost more than the run.
+	strs  []string
+	vals  []Value
+	plans map[*check.Call][]argPlan
 
 	// OnStmt, if set, is told of every statement that runs: a goto, a
 	// call, a step, and a case or default whose body runs. Coverage
@@ -84,8 +93,10 @@ func NewMachine(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedul
 	if scheds == nil {
 		scheds = codegen.Lower(res, codegen.Options{})
 	}
-	m := &Machine{wf: wf, env: env, scheds: make(map[*check.Consumer]*codegen.Schedule, len(scheds)),
-		taken: map[*check.Subscription]bool{}}
+	m := &Machine{wf: wf, env: env, scheds: make(map[*check.Consumer]*codegen.Schedule, len(scheds))}
+	if f := wf.Tracked; f != nil {
+		m.trackField = f.Entity.Decl.Name.Name + "." + f.Decl.Name.Name
+	}
 	for _, s := range scheds {
 		m.scheds[s.Consumer] = s
 	}
@@ -105,7 +116,8 @@ func (m *Machine) Ended() bool   { return m.ended }
 
 // record appends an entry at the current time, or stops the run at
 // MaxEntries.
-func (m *Machine) record(e Entry) {
+// It takes a pointer so that an entry is copied once, into the transcript.
+func (m *Machine) record(e *Entry) {
 	if m.stopped {
 		return
 	}
@@ -113,13 +125,14 @@ func (m *Machine) record(e Entry) {
 		m.Stop("the transcript reached " + strconv.Itoa(MaxEntries) + " entries")
 		return
 	}
-	if !e.Held {
-		e.Due = e.At
+	m.tr.Entries = append(m.tr.Entries, *e)
+	last := &m.tr.Entries[len(m.tr.Entries)-1]
+	if !last.Held {
+		last.Due = last.At
 	}
-	if e.State == "" && m.state != nil {
-		e.State = m.state.Decl.Name.Name
+	if last.State == "" && m.state != nil {
+		last.State = m.state.Decl.Name.Name
 	}
-	m.tr.Entries = append(m.tr.Entries, e)
 }
 
 // now is the env's time; held reports whether something due at due is
@@ -154,13 +167,13 @@ func (m *Machine) Start(due Ticks) {
 		if m.ended {
 			e.Reason = Ended
 		}
-		m.record(e)
+		m.record(&e)
 		return
 	}
 	m.started = true
 	e := m.at(due)
 	e.Kind, e.State = KStart, m.wf.Decl.Name.Name
-	m.record(e)
+	m.record(&e)
 	if m.wf.Initial == nil {
 		m.Stop("the workflow has no Initial state")
 		return
@@ -172,7 +185,7 @@ func (m *Machine) Start(due Ticks) {
 // records where.
 func (m *Machine) Finish() {
 	if !m.ended && m.started {
-		m.record(Entry{At: m.env.Now(), Kind: KWaiting})
+		m.record(&Entry{At: m.env.Now(), Kind: KWaiting})
 	}
 }
 
@@ -182,19 +195,19 @@ func (m *Machine) enter(s *check.State) {
 	m.visit++
 	m.state = s
 	m.ms = m.ms[:0]
-	clear(m.taken)
-	m.record(Entry{At: m.env.Now(), Kind: KEnter, State: s.Decl.Name.Name})
+	m.msPool = m.msPool[:0]
+	m.taken = m.taken[:0]
+	m.record(&Entry{At: m.env.Now(), Kind: KEnter, State: s.Decl.Name.Name})
 	if m.wf.Tracked != nil && s.Member != nil {
-		f := m.wf.Tracked
-		m.record(Entry{At: m.env.Now(), Kind: KTrack, Field: f.Entity.Decl.Name.Name + "." + f.Decl.Name.Name, Member: s.Member.Ident.Name})
+		m.record(&Entry{At: m.env.Now(), Kind: KTrack, Field: m.trackField, Member: s.Member.Ident.Name})
 	}
 	switch s.Kind {
 	case ast.Terminal:
-		m.record(Entry{At: m.env.Now(), Kind: KEnd})
+		m.record(&Entry{At: m.env.Now(), Kind: KEnd})
 		m.ended = true
 		return
 	case ast.TerminalError:
-		m.record(Entry{At: m.env.Now(), Kind: KEnd, Error: true, Message: s.Message})
+		m.record(&Entry{At: m.env.Now(), Kind: KEnd, Error: true, Message: s.Message})
 		m.ended = true
 		return
 	}
@@ -204,16 +217,21 @@ func (m *Machine) enter(s *check.State) {
 			if ms.Consumer == nil || m.scheds[ms.Consumer] == nil {
 				continue
 			}
-			r := &milestoneRun{m: ms, sched: m.scheds[ms.Consumer], n: 1}
-			m.ms = append(m.ms, r)
-			m.open(r, now)
+			m.msPool = append(m.msPool, milestoneRun{m: ms, sched: m.scheds[ms.Consumer], n: 1})
 		}
+	}
+	// Pointers into the pool once it has stopped growing.
+	for i := range m.msPool {
+		m.ms = append(m.ms, &m.msPool[i])
+	}
+	for _, r := range m.ms {
+		m.open(r, now)
 	}
 }
 
 func (m *Machine) msEntry(r *milestoneRun, k Kind, due Ticks) Entry {
 	e := m.at(due)
-	e.Kind, e.Name, e.Milestone, e.N, e.Of = k, r.m.Subscription.Slot, milestoneName(r.m.Kind), r.n, r.sched.Attempts
+	e.Kind, e.Name, e.Milestone, e.N, e.Of = k, r.m.Subscription.Slot, r.m.Kind, r.n, r.sched.Attempts
 	return e
 }
 
@@ -222,7 +240,7 @@ func (m *Machine) open(r *milestoneRun, at Ticks) {
 	r.phase, r.due = inWindow, satAdd(at, r.sched.Window)
 	e := m.msEntry(r, KOpen, at)
 	e.Until = r.due
-	m.record(e)
+	m.record(&e)
 }
 
 // NextDeadline is when the earliest deadline of the current state falls
@@ -260,7 +278,8 @@ func (m *Machine) Fire() {
 		m.open(r, due)
 		return
 	}
-	m.record(m.msEntry(r, KPass, due))
+	e := m.msEntry(r, KPass, due)
+	m.record(&e)
 	if r.n < r.sched.Attempts {
 		w := r.sched.WaitBefore(r.n + 1)
 		if w == 0 {
@@ -270,7 +289,7 @@ func (m *Machine) Fire() {
 		}
 		e := m.msEntry(r, KWait, due)
 		e.N, e.Wait = r.n+1, w
-		m.record(e)
+		m.record(&e)
 		if due > timespan.MaxTicks-w {
 			m.Stop("the next window would open after TimeSpan.MaxValue")
 			return
@@ -279,7 +298,8 @@ func (m *Machine) Fire() {
 		return
 	}
 	r.phase = settled
-	m.record(m.msEntry(r, KExhausted, due))
+	e = m.msEntry(r, KExhausted, due)
+	m.record(&e)
 	visit := m.visit
 	for _, kind := range [...]check.OutcomeKind{check.Exhausted, m.giveUpKind(r.m)} {
 		for _, o := range r.m.Outcomes {
@@ -288,8 +308,8 @@ func (m *Machine) Fire() {
 			}
 			if kind != check.Exhausted {
 				e := m.msEntry(r, KOutcome, due)
-				e.Outcome = outcomeName(kind)
-				m.record(e)
+				e.Outcome = kind
+				m.record(&e)
 			}
 			m.block(o.Body, nil, visit)
 		}
@@ -311,7 +331,7 @@ func (m *Machine) meet(sub *check.Subscription, k check.MilestoneKind, due Ticks
 		}
 		e := m.msEntry(r, KMet, due)
 		e.InWait = r.phase == inWait
-		m.record(e)
+		m.record(&e)
 		r.phase = settled
 	}
 }
@@ -322,7 +342,7 @@ func (m *Machine) Send(ev *check.Event, args []Value, due Ticks) {
 	e.Name = ev.Decl.Name.Name
 	if r := m.refuse(); r != 0 {
 		e.Kind, e.Reason = KReject, r
-		m.record(e)
+		m.record(&e)
 		return
 	}
 	var sub *check.Subscription
@@ -334,11 +354,11 @@ func (m *Machine) Send(ev *check.Event, args []Value, due Ticks) {
 	}
 	if sub == nil {
 		e.Kind, e.Reason = KReject, NotSubscribed
-		m.record(e)
+		m.record(&e)
 		return
 	}
-	e.Kind, e.Args = KAccept, texts(args)
-	m.record(e)
+	e.Kind, e.Args = KAccept, m.texts(args)
+	m.record(&e)
 	m.meet(sub, check.Finished, due)
 	if h := sub.Handler; h != nil && h.Body != nil {
 		m.block(h.Body, &frame{h: h, args: args}, m.visit)
@@ -351,7 +371,7 @@ func (m *Machine) Take(slot string, due Ticks) {
 	e.Name = slot
 	if r := m.refuse(); r != 0 {
 		e.Kind, e.Reason = KReject, r
-		m.record(e)
+		m.record(&e)
 		return
 	}
 	var sub *check.Subscription
@@ -364,13 +384,13 @@ func (m *Machine) Take(slot string, due Ticks) {
 	switch {
 	case sub == nil:
 		e.Kind, e.Reason = KReject, NoSlot
-	case m.taken[sub]:
+	case slices.Contains(m.taken, sub):
 		e.Kind, e.Reason = KReject, Taken
 	default:
 		e.Kind = KTake
-		m.taken[sub] = true
+		m.taken = append(m.taken, sub)
 	}
-	m.record(e)
+	m.record(&e)
 	if e.Kind == KTake {
 		m.meet(sub, check.Assigned, due)
 	}
@@ -386,15 +406,32 @@ func (m *Machine) refuse() Reason {
 	return 0
 }
 
-func texts(vs []Value) []string {
+// arenaChunk is how many strings or values an arena allocates at once.
+const arenaChunk = 1024
+
+// texts are the values' texts, cut from the machine's arena.
+func (m *Machine) texts(vs []Value) []string {
 	if len(vs) == 0 {
 		return nil
 	}
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.Text
+	if len(vs) > cap(m.strs)-len(m.strs) {
+		m.strs = make([]string, 0, max(arenaChunk, len(vs)))
 	}
-	return out
+	n := len(m.strs)
+	for _, v := range vs {
+		m.strs = append(m.strs, v.Text)
+	}
+	return m.strs[n:len(m.strs):len(m.strs)]
+}
+
+// values cuts n values from the machine's arena.
+func (m *Machine) values(n int) []Value {
+	if n > cap(m.vals)-len(m.vals) {
+		m.vals = make([]Value, 0, max(arenaChunk, n))
+	}
+	k := len(m.vals)
+	m.vals = m.vals[:k+n]
+	return m.vals[k : k+n : k+n]
 }
 
 // frame is a running handler: its arguments.
@@ -480,7 +517,7 @@ func (m *Machine) block(b *check.Block, f *frame, visit int) {
 			return
 		case *check.Call:
 			inv := m.invocation(st, f)
-			m.record(Entry{At: m.env.Now(), Kind: KCall, Name: inv.Name, Args: texts(inv.Args)})
+			m.record(&Entry{At: m.env.Now(), Kind: KCall, Name: inv.Name, Args: m.texts(inv.Args)})
 			m.env.Call(inv)
 		case *check.Step:
 			m.step(st, f)
@@ -515,18 +552,18 @@ func (m *Machine) step(s *check.Step, f *frame) {
 	res := m.env.Step(s, sched, calls)
 	for k, at := range res.Starts {
 		n := int64(k + 1)
-		m.record(Entry{At: at, Kind: KAttempt, Name: name, N: n, Of: sched.Attempts})
+		m.record(&Entry{At: at, Kind: KAttempt, Name: name, N: n, Of: sched.Attempts})
 		for _, c := range calls {
-			m.record(Entry{At: at, Kind: KCall, Name: c.Name, Args: texts(c.Args)})
+			m.record(&Entry{At: at, Kind: KCall, Name: c.Name, Args: m.texts(c.Args)})
 		}
 		last := k == len(res.Starts)-1
 		if last && res.OK {
-			m.record(Entry{At: at, Kind: KDone, Name: name, N: n})
+			m.record(&Entry{At: at, Kind: KDone, Name: name, N: n})
 			break
 		}
-		m.record(Entry{At: at, Kind: KFail, Name: name, N: n})
+		m.record(&Entry{At: at, Kind: KFail, Name: name, N: n})
 		if !last {
-			m.record(Entry{At: at, Kind: KWait, Name: name, N: n + 1, Wait: res.Starts[k+1] - at})
+			m.record(&Entry{At: at, Kind: KWait, Name: name, N: n + 1, Wait: res.Starts[k+1] - at})
 		}
 	}
 	if !res.OK && int64(len(res.Starts)) < sched.Attempts {
@@ -536,8 +573,8 @@ func (m *Machine) step(s *check.Step, f *frame) {
 	}
 	if !res.OK {
 		n := int64(len(res.Starts))
-		m.record(Entry{At: m.env.Now(), Kind: KGiveUp, Name: name, N: n})
-		m.record(Entry{At: m.env.Now(), Kind: KEnd, Error: true,
+		m.record(&Entry{At: m.env.Now(), Kind: KGiveUp, Name: name, N: n})
+		m.record(&Entry{At: m.env.Now(), Kind: KEnd, Error: true,
 			Message: "step " + strconv.Quote(name) + " gave up after " + Attempts(n)})
 		m.ended = true
 	}
@@ -546,20 +583,50 @@ func (m *Machine) step(s *check.Step, f *frame) {
 // invocation evaluates a call's arguments: a handler parameter becomes the
 // event's argument, anything else its source form.
 func (m *Machine) invocation(c *check.Call, f *frame) Invocation {
-	inv := Invocation{Name: c.Fun}
-	for _, a := range c.Args {
-		v := Value{Text: exprText(a.Value)}
-		if n, ok := a.Value.(*ast.Name); ok {
-			if fv, ok := f.lookup(n.Name); ok {
+	plan := m.plans[c]
+	if plan == nil {
+		plan = planCall(c)
+		if m.plans == nil {
+			m.plans = map[*check.Call][]argPlan{}
+		}
+		m.plans[c] = plan
+	}
+	inv := Invocation{Name: c.Fun, Args: m.values(len(plan))}
+	for i, p := range plan {
+		v := Value{Text: p.text}
+		if p.name != "" {
+			if fv, ok := f.lookup(p.name); ok {
 				v = fv
+				if p.label != "" {
+					v.Text = p.label + ": " + fv.Text
+				}
 			}
 		}
-		if a.Label != "" {
-			v.Text = a.Label + ": " + v.Text
-		}
-		inv.Args = append(inv.Args, v)
+		inv.Args[i] = v
 	}
 	return inv
+}
+
+// argPlan is a call argument's evaluation worked out once: its text as
+// written (label included), and the name that a handler parameter may
+// replace.
+type argPlan struct {
+	text, name, label string
+}
+
+func planCall(c *check.Call) []argPlan {
+	plan := make([]argPlan, len(c.Args))
+	for i, a := range c.Args {
+		p := argPlan{text: exprText(a.Value), label: a.Label}
+		if n, ok := a.Value.(*ast.Name); ok {
+			p.name = n.Name
+		}
+		if a.Label != "" {
+			p.text = a.Label + ": " + p.text
+		}
+		plan[i] = p
+	}
+	return plan
 }
 
 // exprText prints an expression in its canonical source form.

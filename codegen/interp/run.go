@@ -51,6 +51,9 @@ func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*
 	clk := &virtual{failures: sc.Failures}
 	m := NewMachine(res, wf, scheds, clk)
 	m.OnStmt = opt.OnStmt
+	// A run writes a few entries per action: room for them at once spares
+	// the copies of a growing transcript.
+	m.tr.Entries = make([]Entry, 0, min(MaxEntries, 64+6*len(sc.Actions)))
 	if wf.Autostart {
 		m.Start(0)
 	}

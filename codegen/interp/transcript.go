@@ -113,34 +113,34 @@ type Entry struct {
 	// Due is when the thing fell due, when it was held while a step waited
 	// (Held); otherwise it equals At.
 	Due  Ticks `json:"due"`
-	Held bool  `json:"held,omitempty"`
 	Kind Kind  `json:"kind"`
-	// State is the state entered, or the state the run is in.
-	State string `json:"state,omitempty"`
-	// Name is the event, slot, step name or call's dotted name.
-	Name string `json:"name,omitempty"`
+	Held bool  `json:"held,omitempty"`
+	// InWait: met during the wait after window N.
+	InWait bool `json:"in_wait,omitempty"`
+	// Error says the run ended in error.
+	Error  bool   `json:"error,omitempty"`
+	Reason Reason `json:"reason,omitempty"`
 	// Milestone is Assigned or Finished, with Name the slot.
-	Milestone string `json:"milestone,omitempty"`
+	Milestone check.MilestoneKind `json:"milestone,omitempty"`
 	// Outcome is Exhausted, Unfinished or Unassigned.
-	Outcome string `json:"outcome,omitempty"`
+	Outcome check.OutcomeKind `json:"outcome,omitempty"`
 	// N and Of: the window or attempt number and how many there are.
 	N  int64 `json:"n,omitempty"`
 	Of int64 `json:"of,omitempty"`
 	// Wait is a wait's length; Until a window's end.
 	Wait  Ticks `json:"wait,omitempty"`
 	Until Ticks `json:"until,omitempty"`
-	// InWait: met during the wait after window N.
-	InWait bool     `json:"in_wait,omitempty"`
-	Args   []string `json:"args,omitempty"`
+	// State is the state entered, or the state the run is in.
+	State string `json:"state,omitempty"`
+	// Name is the event, slot, step name or call's dotted name.
+	Name string   `json:"name,omitempty"`
+	Args []string `json:"args,omitempty"`
 	// Member is the tracked field's new value, Field its Entity.Field.
 	Field  string `json:"field,omitempty"`
 	Member string `json:"member,omitempty"`
-	Reason Reason `json:"reason,omitempty"`
 	// Message is a terminal error's message, a step's give-up message or
 	// the limit a stopped run hit.
 	Message string `json:"message,omitempty"`
-	// Error says the run ended in error.
-	Error bool `json:"error,omitempty"`
 }
 
 // Transcript is what one run did.
@@ -202,7 +202,7 @@ func (e Entry) String() string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-func (e Entry) milestone() string { return e.Name + "." + e.Milestone }
+func (e Entry) milestone() string { return e.Name + "." + e.Milestone.String() }
 
 func (e Entry) text() string {
 	switch e.Kind {
@@ -228,14 +228,14 @@ func (e Entry) text() string {
 		}
 		return fmt.Sprintf("%s in window %d", e.milestone(), e.N)
 	case KWait:
-		if e.Milestone != "" {
+		if e.Milestone != 0 {
 			return fmt.Sprintf("%s %s before window %d", e.milestone(), timespan.Format(e.Wait), e.N)
 		}
 		return fmt.Sprintf("%q %s before attempt %d", e.Name, timespan.Format(e.Wait), e.N)
 	case KExhausted:
 		return e.milestone()
 	case KOutcome:
-		return e.milestone() + " " + e.Outcome
+		return e.milestone() + " " + e.Outcome.String()
 	case KAttempt:
 		return fmt.Sprintf("%q %d of %d", e.Name, e.N, e.Of)
 	case KFail:
@@ -275,28 +275,6 @@ func (e Entry) reasonText() string {
 		return "the run has already started"
 	}
 	return e.Reason.String()
-}
-
-func milestoneName(k check.MilestoneKind) string {
-	switch k {
-	case check.Assigned:
-		return "Assigned"
-	case check.Finished:
-		return "Finished"
-	}
-	return ""
-}
-
-func outcomeName(k check.OutcomeKind) string {
-	switch k {
-	case check.Exhausted:
-		return "Exhausted"
-	case check.Unassigned:
-		return "Unassigned"
-	case check.Unfinished:
-		return "Unfinished"
-	}
-	return ""
 }
 
 // Attempts writes "1 attempt", "3 attempts".

@@ -35,7 +35,10 @@ type WorkflowCoverage struct {
 	steps    map[string]*[2]*Item // done, gave up
 }
 
-type msKey struct{ state, slot, kind string }
+type msKey struct {
+	state, slot string
+	kind        check.MilestoneKind
+}
 
 type msItems struct {
 	windows   []*Item // met in window k (k = index+1); the last may stand for "k or later"
@@ -133,7 +136,7 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 						mi.wait = add(CovMetWait, m.Decl.Kind.Range, name+" in "+sn+" met during a wait between windows")
 					}
 					mi.exhausted = add(CovExhausted, m.Decl.Kind.Range, name+" in "+sn+" exhausted")
-					wc.ms[msKey{sn, sub.Slot, m.Decl.Kind.Name}] = mi
+					wc.ms[msKey{sn, sub.Slot, m.Kind}] = mi
 				}
 			}
 			eachStmt(s, func(st check.Stmt) {

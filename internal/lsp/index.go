@@ -80,6 +80,11 @@ func buildIndex(prog *ast.Program, model *check.Program) *index {
 				if s := steps[n]; s != nil {
 					ix.step(f.Name, s)
 				}
+			case *ast.StringLit:
+				// A test's `Fail("charge")` names a step by its string.
+				if s, ok := model.Info.Uses[n].(*check.Step); ok {
+					ix.stepUse(f.Name, n, s)
+				}
 			}
 			return true
 		})
@@ -141,6 +146,20 @@ func (ix *index) step(file string, s *check.Step) {
 	r.End.Column--
 	w := s.State.Workflow.Decl.Name.Name
 	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + lit.Value}, file: file, rng: r, def: true, decl: s.Decl})
+}
+
+// stepUse records a string that names a durable step (in a test).
+func (ix *index) stepUse(file string, lit *ast.StringLit, s *check.Step) {
+	if lit.Bad || lit.Range.End.Offset-lit.Range.Start.Offset < 2 || s.State == nil || s.Consumer == nil {
+		return
+	}
+	r := lit.Range
+	r.Start.Offset++
+	r.Start.Column++
+	r.End.Offset--
+	r.End.Column--
+	w := s.State.Workflow.Decl.Name.Name
+	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + s.Consumer.Name}, file: file, rng: r})
 }
 
 // symbolOf is the symbol of an object the editor navigates (parameters are

@@ -168,3 +168,26 @@ func TestRecheckWithTests(t *testing.T) {
 		t.Errorf("%d of %d edits were re-checked incrementally", took, len(edits))
 	}
 }
+
+// A test names a durable step by its string: renaming the step from the
+// test renames it in the workflow too, and back.
+func TestTestStepNames(t *testing.T) {
+	const flow = `workflow Pay { Autostart = true; Initial = A; event Go();
+  state A { subscribe Go(); on Go { Workflow.Once("charge", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Card.Charge(); } goto B; } }
+  terminal B { } }
+`
+	const test = "test \"t\" {\n  Fail(\"charge\", times: 1);\n  Send(Go(), at: TimeSpan.FromMinutes(1));\n  Expect.End(B);\n}\n"
+	c := start(t, map[string]string{"pay.wf": flow, "pay_test.wf": test})
+	c.open("pay.wf", flow)
+	c.open("pay_test.wf", test)
+	p := at(test, `"charge"`, 0, 2)
+	we, err := c.srv.Rename(c.ctx, &protocol.RenameParams{TextDocumentPositionParams: docPos(c, "pay_test.wf", p.Line, p.Character), NewName: "charge-card"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotTest := applyEdits(t, test, we.Changes[c.uri("pay_test.wf")])
+	gotFlow := applyEdits(t, flow, we.Changes[c.uri("pay.wf")])
+	if !strings.Contains(gotTest, `Fail("charge-card"`) || !strings.Contains(gotFlow, `Workflow.Once("charge-card"`) {
+		t.Fatalf("rename of a step from a test:\n%s\n%s", gotTest, gotFlow)
+	}
+}

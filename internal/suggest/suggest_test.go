@@ -19,7 +19,7 @@ func TestDistance(t *testing.T) {
 		{"sbart", "start", 2, 1},
 		{"abc", "xyz", 2, 3}, // past the limit: limit+1
 		{"", "abc", 5, 3},
-		{"événement", "evenement", 3, 2}, // code points, not bytes
+		{"événement", "evenement", 3, 2},                         // code points, not bytes
 		{strings.Repeat("a", 65), strings.Repeat("a", 65), 2, 3}, // too long to compare
 	} {
 		if got := Distance(tt.a, tt.b, tt.limit); got != tt.want {
@@ -36,11 +36,11 @@ func TestClosest(t *testing.T) {
 	}{
 		{"Withn", []string{"Within", "Retries", "Backoff"}, "Within"},
 		{"FromSecs", []string{"FromSeconds", "FromMinutes"}, "FromSeconds"}, // the longer common prefix wins a tie
-		{"Sku", []string{"SkuKind", "Order"}, "SkuKind"},                   // a clipped name
-		{"Retry", []string{"Within", "Retries", "Backoff"}, "Retries"},     // all but its last letter begin it
-		{"Kind", []string{"SkuKind", "Order"}, "SkuKind"},                  // contained
-		{"Packing", []string{"Packed", "Shipped"}, "Packed"},               // one stem
-		{"Xy", []string{"Xylophone"}, ""},                                  // too short to extend
+		{"Sku", []string{"SkuKind", "Order"}, "SkuKind"},                    // a clipped name
+		{"Retry", []string{"Within", "Retries", "Backoff"}, "Retries"},      // all but its last letter begin it
+		{"Kind", []string{"SkuKind", "Order"}, "SkuKind"},                   // contained
+		{"Packing", []string{"Packed", "Shipped"}, "Packed"},                // one stem
+		{"Xy", []string{"Xylophone"}, ""},                                   // too short to extend
 		{"Zebra", []string{"Within", "Retries"}, ""},
 		{"Within", []string{"Within"}, ""}, // the name itself is no suggestion
 	} {
