@@ -3,6 +3,11 @@
 // policies (WF401), and the windows of a milestone, which Temporal has no
 // policy for and workflow code must run.
 //
+// It also runs whole programs: RunWorkflow is a workflow that drives the
+// reference interpreter's Machine (codegen/interp) with Temporal's clock,
+// timers, signals and activities (run.go), so that a run on Temporal
+// writes the same transcript as `wfc test`.
+//
 // It lives in its own module so that users of the compiler never download
 // Temporal's SDK. Its tests are the proof that Temporal's engine, in the
 // SDK's time-skipping test environment, starts every attempt exactly when

@@ -1,0 +1,653 @@
+package wfctemporal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/codegen/interp"
+	export "github.com/wfc-lang/wfc/codegen/temporal"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// The names a run answers to on Temporal, besides its events (a signal
+// named like the event, whose argument is the event's arguments as source
+// text, []string) and its calls (an activity named by the call's dotted
+// name). The "wfc." prefix cannot clash with an event or a call: events
+// are identifiers, and calls name an entity before the dot.
+const (
+	// SignalStart starts a run whose workflow is not Autostart.
+	SignalStart = "wfc.Start"
+	// SignalTake takes a slot; its argument is the slot's name (string).
+	// Slots are taken by signal, not by update, so that takes and events
+	// share one order of arrival and one way of being held while a step
+	// waits; whether the take was accepted is in the transcript.
+	SignalTake = "wfc.Take"
+	// SignalFinish tells a run started with Input.Linger that nothing
+	// more will be sent: it fires its remaining deadlines and returns.
+	SignalFinish = "wfc.Finish"
+	// QueryState answers the state the run is in ("" before it starts).
+	QueryState = "wfc.State"
+	// QueryTranscript answers the transcript so far (*interp.Transcript).
+	QueryTranscript = "wfc.Transcript"
+	// StepActivity is the activity type of every durable step: one
+	// attempt runs the step's calls. Its activity ID is the step's name.
+	StepActivity = "wfc.Step"
+	// ErrorType is the ApplicationError type of a run that ends in error
+	// (a terminal error state, or a step that gave up); its message is the
+	// run's Message and its details the transcript.
+	ErrorType = "wfc.Error"
+	// StoppedType is the ApplicationError type of a run stopped at a
+	// limit (docs/language.md, "Running a workflow"), with the transcript.
+	StoppedType = "wfc.Stopped"
+	// ProgramType is the ApplicationError type of an input whose program
+	// does not check, does not match its hash, or has no such workflow.
+	ProgramType = "wfc.Program"
+)
+
+// Source is one file of a program.
+type Source struct {
+	Name string
+	Text string
+}
+
+// Program is a checked program in the form a run carries it: its files
+// and their hash. A run's input holds the program's text, not a name the
+// worker resolves, so a run in flight keeps running (and replaying) the
+// program it started with when the worker is deployed with a new version;
+// the hash says which version a run runs.
+type Program struct {
+	Sources []Source
+	// Hash is Hash(Sources), checked by the workflow before it runs.
+	Hash string
+	// Workflows are the names of the program's workflows, in source order.
+	Workflows []string
+}
+
+// Hash is the hex SHA-256 of the sources, names and texts, in order.
+func Hash(srcs []Source) string {
+	h := sha256.New()
+	var n [8]byte
+	for _, s := range srcs {
+		for _, part := range [...]string{s.Name, s.Text} {
+			binary.BigEndian.PutUint64(n[:], uint64(len(part)))
+			h.Write(n[:])
+			h.Write([]byte(part))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// NewProgram checks srcs as one program (the library pipeline, the same
+// as `wfc check`) and returns it, or an error that lists the program's
+// errors: a program with errors is never run.
+func NewProgram(srcs []Source) (*Program, error) {
+	c, err := compile(srcs)
+	if err != nil {
+		return nil, err
+	}
+	p := &Program{Sources: append([]Source(nil), srcs...), Hash: Hash(srcs)}
+	for _, wf := range c.res.Program.Workflows {
+		p.Workflows = append(p.Workflows, wf.Decl.Name.Name)
+	}
+	return p, nil
+}
+
+// compiled is a checked program with its lowered schedules and their
+// export, keyed by consumer.
+type compiled struct {
+	res    *check.Result
+	scheds []*codegen.Schedule
+	export map[*check.Consumer]*export.Entry
+}
+
+// compile checks srcs; it is deterministic (a pure function of the text),
+// so the workflow runs it on every replay and gets the same program.
+func compile(srcs []Source) (*compiled, error) {
+	files := make([]parser.Source, len(srcs))
+	for i, s := range srcs {
+		files[i] = parser.Source{Name: s.Name, Src: s.Text}
+	}
+	r := pipeline.Run(context.Background(), files, pipeline.Options{Workers: 1})
+	var errs []diag.Diagnostic
+	for _, d := range r.Diagnostics {
+		if d.Severity == diag.Error {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) > 0 || r.Checked == nil {
+		var b strings.Builder
+		_ = diag.WriteText(&b, errs, r.Sources, diag.TextOptions{})
+		return nil, fmt.Errorf("the program has errors and is not run:\n%s", b.String())
+	}
+	c := &compiled{res: r.Checked, scheds: codegen.Lower(r.Checked, codegen.Options{}),
+		export: map[*check.Consumer]*export.Entry{}}
+	es, _ := export.Export(c.scheds)
+	for _, e := range es {
+		c.export[e.Schedule.Consumer] = e
+	}
+	return c, nil
+}
+
+func (c *compiled) workflow(name string) *check.Workflow {
+	for _, wf := range c.res.Program.Workflows {
+		if wf.Decl.Name.Name == name {
+			return wf
+		}
+	}
+	return nil
+}
+
+// Input is a run's input: the program, which of its workflows to run, and
+// how.
+type Input struct {
+	Program  Program
+	Workflow string
+	// Speedup runs the program's time that many times faster than real
+	// time: every window, wait and retry interval is divided by it, and
+	// the transcript's times are elapsed time multiplied by it (0 or 1:
+	// real time). The end-to-end test runs jobflow's minutes as seconds
+	// with Speedup 60.
+	Speedup int64 `json:",omitempty"`
+	// AttemptTimeout is each activity attempt's StartToCloseTimeout (a
+	// step's attempt, or a call); 0 means one minute.
+	AttemptTimeout time.Duration `json:",omitempty"`
+	// Linger keeps the run after its end until SignalFinish, recording
+	// what is sent meanwhile as rejected, and makes a run still waiting
+	// return when SignalFinish comes and no deadline is left: what a test
+	// needs to compare a whole scenario with the reference interpreter.
+	Linger bool `json:",omitempty"`
+}
+
+// Call is an external call, registered as an activity under the call's
+// dotted name; args are its evaluated arguments in source form.
+type Call func(ctx context.Context, args []string) error
+
+// Activities are what a worker runs for a program's calls and steps.
+type Activities struct {
+	// Calls maps a call's dotted name ("Mail.Send") to its function. A
+	// step's attempt runs its calls' functions in order and fails with the
+	// first error; a call outside a step is one activity attempt whose
+	// failure is logged and does not stop the run (a call goes on at once;
+	// retries belong to durable steps).
+	Calls map[string]Call
+	// Attempt, if set, runs at the start of each attempt of a step, before
+	// its calls; its error fails the attempt. Tests make attempts fail
+	// with it.
+	Attempt func(ctx context.Context, step string, attempt int32) error
+	// Clock stamps a step's attempts; nil means time.Now. The SDK's
+	// time-skipping test environment passes its env.Now.
+	Clock func() time.Time
+}
+
+// Registry is where Register puts the workflows and activities: a
+// worker.Worker, or the SDK's TestWorkflowEnvironment.
+type Registry interface {
+	WorkflowRegistry
+	RegisterActivityWithOptions(a interface{}, options activity.RegisterOptions)
+}
+
+// WorkflowRegistry is where RegisterWorkflows puts the workflows: a
+// Registry, or a worker.WorkflowReplayer.
+type WorkflowRegistry interface {
+	RegisterWorkflowWithOptions(w interface{}, options workflow.RegisterOptions)
+}
+
+// Register registers the interpreter workflow under the name of each of
+// p's workflows, each call of acts under its dotted name, and the step
+// activity. The activities do not depend on the program: a worker that
+// serves several programs calls Register once and RegisterWorkflows for
+// the others (registering a name twice panics, as the SDK does).
+func Register(r Registry, p *Program, acts Activities) {
+	RegisterWorkflows(r, p)
+	for name, fn := range acts.Calls {
+		r.RegisterActivityWithOptions(func(ctx context.Context, args []string) error { return fn(ctx, args) },
+			activity.RegisterOptions{Name: name})
+	}
+	r.RegisterActivityWithOptions(acts.step, activity.RegisterOptions{Name: StepActivity})
+}
+
+// RegisterWorkflows registers only the interpreter workflow, under the
+// name of each of p's workflows (what a replayer needs).
+func RegisterWorkflows(r WorkflowRegistry, p *Program) {
+	for _, name := range p.Workflows {
+		r.RegisterWorkflowWithOptions(RunWorkflow, workflow.RegisterOptions{Name: name})
+	}
+}
+
+// MemoProgram is the memo field in which Start records the program's
+// hash, so that runs of one version of a program can be told from those
+// of another (`temporal workflow describe` shows it).
+const MemoProgram = "wfc.Program"
+
+// Start starts a run of p's workflow wf; opts are the client's options
+// (ID, TaskQueue, …). The program's hash goes into the run's memo.
+func Start(ctx context.Context, c client.Client, opts client.StartWorkflowOptions, p *Program, wf string, speedup int64) (client.WorkflowRun, error) {
+	memo := map[string]interface{}{MemoProgram: p.Hash}
+	for k, v := range opts.Memo {
+		memo[k] = v
+	}
+	opts.Memo = memo
+	return c.ExecuteWorkflow(ctx, opts, wf, Input{Program: *p, Workflow: wf, Speedup: speedup})
+}
+
+// StepInput is a step activity's input.
+type StepInput struct {
+	Step  string
+	Calls []Invocation
+	// Start is the run's start, from which attempts are stamped.
+	Start   time.Time
+	Speedup int64 `json:",omitempty"`
+	// Waits is set for a Linear step: each failed attempt returns the next
+	// wait as its NextRetryDelay (WF401).
+	Waits *export.Waits `json:",omitempty"`
+}
+
+// Invocation is a call a step's attempt makes.
+type Invocation struct {
+	Name string
+	Args []string `json:",omitempty"`
+}
+
+// StepOutput is what a step's attempts came to: when each started, in
+// ticks from the run's start (scaled by Speedup). Each attempt passes the
+// list on to the next in its heartbeat details, so that the workflow
+// learns every attempt's start from the last one's result or error.
+type StepOutput struct {
+	Starts []int64
+}
+
+func (a Activities) step(ctx context.Context, in StepInput) (StepOutput, error) {
+	info := activity.GetInfo(ctx)
+	var out StepOutput
+	if activity.HasHeartbeatDetails(ctx) {
+		_ = activity.GetHeartbeatDetails(ctx, &out)
+	}
+	now := time.Now
+	if a.Clock != nil {
+		now = a.Clock
+	}
+	out.Starts = append(out.Starts, int64(elapsedTicks(now().Sub(in.Start), in.Speedup)))
+	activity.RecordHeartbeat(ctx, out)
+	var err error
+	if a.Attempt != nil {
+		err = a.Attempt(ctx, in.Step, info.Attempt)
+	}
+	for _, c := range in.Calls {
+		if err != nil {
+			break
+		}
+		fn := a.Calls[c.Name]
+		if fn == nil {
+			err = fmt.Errorf("no function is registered for call %s", c.Name)
+			break
+		}
+		err = fn(ctx, c.Args)
+	}
+	if err == nil {
+		return out, nil
+	}
+	opts := temporal.ApplicationErrorOptions{Details: []interface{}{out}, Cause: err}
+	var appErr *temporal.ApplicationError
+	opts.NonRetryable = errors.As(err, &appErr) && appErr.NonRetryable()
+	if in.Waits != nil {
+		opts.NextRetryDelay = scaleDown(in.Waits.NextRetryDelay(info.Attempt), in.Speedup)
+	}
+	return out, temporal.NewApplicationErrorWithOptions(fmt.Sprintf("step %q attempt %d: %v", in.Step, info.Attempt, err),
+		"wfc.AttemptFailed", opts)
+}
+
+// elapsedTicks converts elapsed engine time to the program's ticks,
+// rounding up: a signal sent a nanosecond before a tick is stamped with
+// that tick (the proof sends signals so, to order them before a timer of
+// the same tick, see docs/temporal.md).
+func elapsedTicks(d time.Duration, speedup int64) interp.Ticks {
+	if d <= 0 {
+		return 0
+	}
+	if speedup <= 1 {
+		return interp.Ticks((d + 99) / 100)
+	}
+	if int64(d) > math.MaxInt64/speedup {
+		return check.MaxTicks
+	}
+	return interp.Ticks((int64(d)*speedup + 99) / 100)
+}
+
+// tickDuration is the engine time of t ticks, rounded up; ok is false
+// past time.Duration's range (WF404).
+func tickDuration(t interp.Ticks, speedup int64) (time.Duration, bool) {
+	d, ok := export.Duration(t)
+	if !ok {
+		return d, false
+	}
+	return scaleDown(d, speedup), true
+}
+
+func scaleDown(d time.Duration, speedup int64) time.Duration {
+	if speedup <= 1 || d <= 0 {
+		return d
+	}
+	return time.Duration((int64(d) + speedup - 1) / speedup)
+}
+
+// item is something sent to the run, stamped with its arrival.
+type item struct {
+	kind interp.ActionKind // 0: SignalFinish
+	ev   *check.Event
+	args []interp.Value
+	slot string
+	at   interp.Ticks
+}
+
+// driver runs a Machine inside a workflow: the Env of the Machine and the
+// loop that feeds it.
+type driver struct {
+	ctx   workflow.Context
+	in    Input
+	prog  *compiled
+	start time.Time // the run's time 0: workflow.Now in its first task
+	// queue holds what was sent and not yet handled, in arrival order.
+	queue []item
+	m     *interp.Machine
+	// finish: SignalFinish came (Input.Linger).
+	finish bool
+	// timer is the one timer the run keeps, for the deadline due; cancel
+	// cancels it when the deadline changes.
+	timer  workflow.Future
+	due    interp.Ticks
+	cancel workflow.CancelFunc
+}
+
+// RunWorkflow is the interpreter workflow: it checks the input's program,
+// runs the named workflow as docs/language.md's "Running a workflow" says,
+// and returns the transcript. A run that ends in error fails the workflow
+// with an ApplicationError of type ErrorType and the run's Message.
+func RunWorkflow(ctx workflow.Context, in Input) (*interp.Transcript, error) {
+	if got := Hash(in.Program.Sources); got != in.Program.Hash {
+		return nil, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("the program's hash is %s, the input says %s", got, in.Program.Hash), ProgramType, nil)
+	}
+	prog, err := compile(in.Program.Sources)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ProgramType, nil)
+	}
+	wf := prog.workflow(in.Workflow)
+	if wf == nil {
+		return nil, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("the program has no workflow %q", in.Workflow), ProgramType, nil)
+	}
+	d := &driver{ctx: ctx, in: in, prog: prog, start: workflow.Now(ctx)}
+	d.m = interp.NewMachine(prog.res, wf, prog.scheds, d)
+	if err := workflow.SetQueryHandler(ctx, QueryState, func() (string, error) {
+		if s := d.m.State(); s != nil {
+			return s.Decl.Name.Name, nil
+		}
+		return "", nil
+	}); err != nil {
+		return nil, err
+	}
+	if err := workflow.SetQueryHandler(ctx, QueryTranscript, func() (*interp.Transcript, error) {
+		return d.m.Transcript(), nil
+	}); err != nil {
+		return nil, err
+	}
+	d.listen(wf)
+	if wf.Autostart {
+		d.m.Start(0)
+	}
+	if err := d.loop(); err != nil {
+		return nil, err
+	}
+	// The run's end is its last end or stop: a lingering run records
+	// rejections after it.
+	tr := d.m.Transcript()
+	for i := len(tr.Entries) - 1; i >= 0; i-- {
+		switch e := tr.Entries[i]; {
+		case e.Kind == interp.KStopped:
+			return nil, temporal.NewNonRetryableApplicationError(e.Message, StoppedType, nil, tr)
+		case e.Kind == interp.KEnd && e.Error:
+			return nil, temporal.NewNonRetryableApplicationError(e.Message, ErrorType, nil, tr)
+		case e.Kind == interp.KEnd:
+			return tr, nil
+		}
+	}
+	return tr, nil
+}
+
+// listen drains the run's signals into the queue in a goroutine of its
+// own, stamping each with its arrival: signals that arrive while a step's
+// activity runs or waits to retry are held and handled after it, in the
+// order they came, with their arrival as their due time.
+func (d *driver) listen(wf *check.Workflow) {
+	ctx := d.ctx
+	sel := workflow.NewSelector(ctx)
+	for _, ev := range wf.Events {
+		ev := ev
+		sel.AddReceive(workflow.GetSignalChannel(ctx, ev.Decl.Name.Name), func(c workflow.ReceiveChannel, _ bool) {
+			var args []string
+			c.Receive(ctx, &args)
+			d.queue = append(d.queue, item{kind: interp.ActSend, ev: ev, args: values(ev, args), at: d.Now()})
+		})
+	}
+	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalTake), func(c workflow.ReceiveChannel, _ bool) {
+		var slot string
+		c.Receive(ctx, &slot)
+		d.queue = append(d.queue, item{kind: interp.ActTake, slot: slot, at: d.Now()})
+	})
+	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalStart), func(c workflow.ReceiveChannel, _ bool) {
+		c.Receive(ctx, nil)
+		d.queue = append(d.queue, item{kind: interp.ActStart, at: d.Now()})
+	})
+	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalFinish), func(c workflow.ReceiveChannel, _ bool) {
+		c.Receive(ctx, nil)
+		d.queue = append(d.queue, item{at: d.Now()})
+	})
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			sel.Select(ctx)
+		}
+	})
+}
+
+// values reads an event's arguments from their source form: a member of
+// an enum parameter's type becomes that member.
+func values(ev *check.Event, args []string) []interp.Value {
+	out := make([]interp.Value, len(args))
+	for i, a := range args {
+		out[i].Text = a
+		if i < len(ev.Params) && ev.Params[i].Type.Enum != nil {
+			for _, mem := range ev.Params[i].Type.Enum.Members {
+				if mem.Ident != nil && mem.Ident.Name == a {
+					out[i].Member = mem
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// loop feeds the Machine as interp.Run does on its virtual clock: at one
+// instant what was sent comes before the deadlines; what fell due while a
+// step waited is handled afterwards in the order it fell due.
+func (d *driver) loop() error {
+	m := d.m
+	for {
+		if m.Ended() && (!d.in.Linger || d.finish) {
+			return nil
+		}
+		dl, has := m.NextDeadline()
+		if m.Ended() {
+			has = false
+		}
+		if len(d.queue) > 0 && (!has || d.queue[0].at <= dl) {
+			it := d.queue[0]
+			d.queue = d.queue[1:]
+			switch it.kind {
+			case interp.ActStart:
+				m.Start(it.at)
+			case interp.ActSend:
+				m.Send(it.ev, it.args, it.at)
+			case interp.ActTake:
+				m.Take(it.slot, it.at)
+			default:
+				d.finish = true
+			}
+			continue
+		}
+		// A deadline fires when the engine's time has reached it, compared
+		// exactly: Now rounds up to ticks, and what else is sent within
+		// the same tick must still come first.
+		if has && (d.reached(dl) || (d.timer != nil && d.due == dl && d.timer.IsReady())) {
+			d.stopTimer()
+			m.Fire()
+			continue
+		}
+		if !has && d.finish {
+			m.Finish()
+			return nil
+		}
+		if !has {
+			d.stopTimer()
+		}
+		if has && (d.timer == nil || d.due != dl) {
+			d.stopTimer()
+			at, ok := tickDuration(dl, d.in.Speedup)
+			if !ok {
+				return temporal.NewNonRetryableApplicationError(
+					"a deadline lies past what Temporal's timers hold (WF404)", StoppedType, nil)
+			}
+			tctx, cancel := workflow.WithCancel(d.ctx)
+			d.timer, d.due, d.cancel = workflow.NewTimer(tctx, at-workflow.Now(d.ctx).Sub(d.start)), dl, cancel
+		}
+		// Wait for something new: a signal or the timer. (Items already
+		// queued wait for the deadline before them.)
+		queued := len(d.queue)
+		if err := workflow.Await(d.ctx, func() bool {
+			return len(d.queue) > queued || (d.timer != nil && d.timer.IsReady())
+		}); err != nil {
+			return err
+		}
+	}
+}
+
+// reached reports whether the engine's time is at or past tick t.
+func (d *driver) reached(t interp.Ticks) bool {
+	at, ok := tickDuration(t, d.in.Speedup)
+	return ok && workflow.Now(d.ctx).Sub(d.start) >= at
+}
+
+func (d *driver) stopTimer() {
+	if d.cancel != nil {
+		d.cancel()
+	}
+	d.timer, d.cancel = nil, nil
+}
+
+// Now is the run's time in ticks (interp.Env).
+func (d *driver) Now() interp.Ticks {
+	return elapsedTicks(workflow.Now(d.ctx).Sub(d.start), d.in.Speedup)
+}
+
+func (d *driver) attemptTimeout() time.Duration {
+	if d.in.AttemptTimeout > 0 {
+		return d.in.AttemptTimeout
+	}
+	return time.Minute
+}
+
+// Call runs a call as one attempt of the activity named by its dotted
+// name and waits for it; a failure is logged (interp.Env).
+func (d *driver) Call(inv interp.Invocation) {
+	ctx := workflow.WithActivityOptions(d.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: d.attemptTimeout(),
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+	if err := workflow.ExecuteActivity(ctx, inv.Name, texts(inv.Args)).Get(ctx, nil); err != nil {
+		workflow.GetLogger(d.ctx).Warn("wfc: a call failed; the run goes on", "call", inv.Name, "error", err)
+	}
+}
+
+// Step runs a durable step as the step activity under its exported
+// RetryPolicy, with the step's name as the activity ID (interp.Env).
+func (d *driver) Step(s *check.Step, sched *codegen.Schedule, calls []interp.Invocation) interp.StepResult {
+	e := d.prog.export[s.Consumer]
+	in := StepInput{Step: s.Consumer.Name, Start: d.start, Speedup: d.in.Speedup}
+	for _, c := range calls {
+		in.Calls = append(in.Calls, Invocation{Name: c.Name, Args: texts(c.Args)})
+	}
+	var policy *temporal.RetryPolicy
+	if e != nil {
+		policy = RetryPolicy(e)
+		if e.NextRetryDelay {
+			w := e.Waits
+			in.Waits = &w
+		}
+	}
+	if policy == nil {
+		policy = &temporal.RetryPolicy{MaximumAttempts: int32(min(sched.Attempts, math.MaxInt32))}
+	}
+	if sp := d.in.Speedup; sp > 1 {
+		policy.InitialInterval = scaleDown(policy.InitialInterval, sp)
+		policy.MaximumInterval = scaleDown(policy.MaximumInterval, sp)
+	}
+	ctx := workflow.WithActivityOptions(d.ctx, workflow.ActivityOptions{
+		ActivityID:          s.Consumer.Name,
+		StartToCloseTimeout: d.attemptTimeout(),
+		RetryPolicy:         policy,
+	})
+	var out StepOutput
+	err := workflow.ExecuteActivity(ctx, StepActivity, in).Get(ctx, &out)
+	if err == nil {
+		return interp.StepResult{Starts: ticksOf(out.Starts), OK: true}
+	}
+	// The last attempt's stamps: in its error's details, or, when it timed
+	// out, in its last heartbeat.
+	var appErr *temporal.ApplicationError
+	var timeoutErr *temporal.TimeoutError
+	switch {
+	case errors.As(err, &appErr) && appErr.HasDetails():
+		_ = appErr.Details(&out)
+	case errors.As(err, &timeoutErr) && timeoutErr.HasLastHeartbeatDetails():
+		_ = timeoutErr.LastHeartbeatDetails(&out)
+	}
+	if len(out.Starts) == 0 {
+		// No attempt said when it ran (an attempt that timed out, in an
+		// environment that drops its heartbeat): the transcript cannot be
+		// written, and the run stops rather than make the times up.
+		d.m.Stop(fmt.Sprintf("step %q: the engine did not report its attempts (%v)", s.Consumer.Name, err))
+	}
+	return interp.StepResult{Starts: ticksOf(out.Starts)}
+}
+
+func ticksOf(ts []int64) []interp.Ticks {
+	out := make([]interp.Ticks, len(ts))
+	for i, t := range ts {
+		out[i] = interp.Ticks(t)
+	}
+	return out
+}
+
+func texts(vs []interp.Value) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Text
+	}
+	return out
+}
