@@ -158,6 +158,23 @@ func LowerEach(res *check.Result, opt Options, f func(*Schedule) error) error {
 	return nil
 }
 
+// LowerForLints is LowerLintOnly (lints.go) with lowering options: the
+// tables of the consumers whose schedule is not valid but whose policy and
+// budget are (a negative `Within`), lowered for their lints alone. Callers
+// that cut tables (Options.MaxRows) cut these too: 640 milestones of a
+// negative window and `Linear(…).MaxAttempts(10000)` cost `wfc check`
+// 630 MB while only their valid tables were cut. The lints do not depend
+// on the cut.
+func LowerForLints(res *check.Result, opt Options) []*Schedule {
+	var out []*Schedule
+	for _, c := range res.Consumers {
+		if c.Lintable && !c.Valid {
+			out = append(out, lowerOne(c, opt))
+		}
+	}
+	return out
+}
+
 // policyTerm computes the nominal, least and most wait before retry j (the
 // wait before attempt j+1), exact, capped, not yet saturated.
 type waits struct {

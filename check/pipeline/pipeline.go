@@ -98,7 +98,7 @@ func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, sy
 func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []diag.Diagnostic) {
 	schedules := codegen.Lower(checked, opt)
 	lints := codegen.LintSchedules(schedules)
-	lints = append(lints, codegen.LintSchedules(codegen.LowerLintOnly(checked))...)
+	lints = append(lints, codegen.LintSchedules(codegen.LowerForLints(checked, codegen.Options{MaxRows: opt.MaxRows}))...)
 	return schedules, lints
 }
 

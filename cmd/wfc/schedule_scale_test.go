@@ -46,3 +46,34 @@ func TestCheckLinearTablesScale(t *testing.T) {
 	}
 	scaling.Linear(t, "check of long Linear tables", func(k int) { analyzeSummary(ls[k]) }, n)
 }
+
+// negativeWindows is n milestones whose window is negative (WF305) and
+// whose policy is Linear of 10,000 attempts: tables kept for their lints.
+func negativeWindows(n int) *loaded {
+	var b strings.Builder
+	b.WriteString("workflow W { Initial = A; event Go();\n  state A { subscribe Go(); on Go { goto B0; } }\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  state B%d { subscribe Go() { Finished { Within = TimeSpan.FromMinutes(-1); Backoff = Backoff.Linear(TimeSpan.FromSeconds(1)).MaxAttempts(10000); Unfinished { goto Done; } } } }\n", i)
+	}
+	b.WriteString("  terminal Done { } }\n")
+	src := b.String()
+	return &loaded{sources: []parser.Source{{Name: "n.wf", Src: src}}, bytes: diag.Sources{"n.wf": src}, order: []string{"n.wf"}}
+}
+
+// TestCheckLintOnlyTablesAreCut: the tables lowered for lints alone (a
+// consumer with an error in its window) are cut as the others are; 640 of
+// them once cost `wfc check` 630 MB.
+func TestCheckLintOnlyTablesAreCut(t *testing.T) {
+	const n = 160
+	l := negativeWindows(n)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	a := analyzeSummary(l)
+	runtime.ReadMemStats(&after)
+	if errs, _ := diag.Counts(a.diags); errs != n {
+		t.Fatalf("%d errors, want %d WF305", errs, n)
+	}
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 64<<10 {
+		t.Errorf("check allocates %d bytes per lint-only table of 10,000 attempts, want at most 64 KB", per)
+	}
+}
