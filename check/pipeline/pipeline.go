@@ -20,13 +20,15 @@ import (
 	"github.com/wfc-lang/wfc/parser"
 )
 
-// Options tune a run. The zero value is what `wfc check` does without flags.
+// Options tune a run. The zero value is what `wfc check` does without flags,
+// except that check cuts long tables (Lower.MaxRows = codegen.SummaryRows):
+// the zero value lowers every table whole, as `wfc schedule` prints it.
 type Options struct {
 	// Settings returns the project settings for a file (keyed by the file's
 	// name as given in Source.Name); nil means no settings.
 	Settings func(file string) diag.Settings
-	// Lower tunes the schedule tables (attempt duration, draws); the lints
-	// do not depend on it.
+	// Lower tunes the schedule tables (attempt duration, draws, the row
+	// bound); the lints and the totals do not depend on it.
 	Lower codegen.Options
 	// Workers is the number of goroutines that parse; 0 means GOMAXPROCS.
 	Workers int
@@ -98,7 +100,7 @@ func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, sy
 func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []diag.Diagnostic) {
 	schedules := codegen.Lower(checked, opt)
 	lints := codegen.LintSchedules(schedules)
-	lints = append(lints, codegen.LintSchedules(codegen.LowerLintOnly(checked))...)
+	lints = append(lints, codegen.LintSchedules(codegen.LowerForLints(checked, codegen.Options{MaxRows: opt.MaxRows}))...)
 	return schedules, lints
 }
 

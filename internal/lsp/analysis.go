@@ -133,7 +133,7 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	if !res.incremental {
 		res.checked = check.Check(prog)
 		var lints []diag.Diagnostic
-		res.schedules, lints = pipeline.Lower(res.checked, codegen.Options{})
+		res.schedules, lints = pipeline.Lower(res.checked, lowering())
 		res.sem = append(append([]diag.Diagnostic{}, res.checked.Diags...), lints...)
 	}
 	ds := append(append([]diag.Diagnostic(nil), syntax...), res.sem...)

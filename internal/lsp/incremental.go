@@ -178,7 +178,7 @@ func checkPart(prog *ast.Program, e *declEdit, f *ast.File, names map[string]boo
 		part.Files = append(part.Files, &cp)
 	}
 	res := check.Check(part)
-	scheds, lints := pipeline.Lower(res, codegen.Options{})
+	scheds, lints := pipeline.Lower(res, lowering())
 	sem := append(append([]diag.Diagnostic{}, res.Diags...), lints...)
 	return sem, res.Consumers, scheds
 }
