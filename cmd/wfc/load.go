@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
@@ -388,7 +388,7 @@ type analysis struct {
 }
 
 // analyze parses, checks and lints the loaded files as one program, through
-// pipeline.Run (the language server calls Run's parts, RunParsed, Lower and
+// wfc.Run (the language server calls Run's parts, RunParsed, Lower and
 // Finish, so that it can re-check part of a program).
 // The schedules are lowered once, there, with the default options.
 func analyze(l *loaded) *analysis { return analyzeLowered(l, codegen.Options{}) }
@@ -403,14 +403,14 @@ func analyzeSummary(l *loaded) *analysis {
 // analyzeLowered is analyze with the lowering options of `wfc schedule`
 // (attempt duration, draws, seed).
 func analyzeLowered(l *loaded, lower codegen.Options) *analysis {
-	return analyzeWith(l, pipeline.Options{Lower: lower})
+	return analyzeWith(l, wfc.Options{Lower: lower})
 }
 
 // analyzeWith is analyze with pipeline options (the lowering's, a backend);
 // the settings are always the loaded files'.
-func analyzeWith(l *loaded, opt pipeline.Options) *analysis {
+func analyzeWith(l *loaded, opt wfc.Options) *analysis {
 	opt.Settings = l.settings
-	r := pipeline.Run(context.Background(), l.sources, opt)
+	r := wfc.Run(context.Background(), l.sources, opt)
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
 }
 

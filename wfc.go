@@ -1,5 +1,10 @@
-// Package pipeline is wfc as a library: one call takes the sources of a
-// program and returns its syntax tree, every diagnostic (parsed, checked,
+// Package wfc is the compiler as a library, and the driver at the top of
+// it: parse → check (the model, its rules) → lower and lint → a backend if
+// asked (the Temporal export) → finish (ignore comments, project settings,
+// sorting). It lives at the module's root because it sits above every
+// stage it calls — nothing below imports it — and because
+// `github.com/wfc-lang/wfc` is the name a user of the library imports.
+// One call takes the sources of a program and returns its syntax tree, every diagnostic (parsed, checked,
 // linted, suppressed by ignore comments, project settings applied, sorted)
 // and the lowered schedule tables. The command line and the tests go
 // through Run; the language server calls its parts (RunParsed, Lower,
@@ -8,7 +13,7 @@
 //
 // Run is safe for concurrent use: it keeps no state between calls and sets
 // nothing process-wide (memory limits and GC settings are the caller's).
-package pipeline
+package wfc
 
 import (
 	"context"
