@@ -51,7 +51,9 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -64,7 +66,10 @@ type Result struct {
 	// Program is the resolved program (model.go).
 	Program *Program
 	// Consumers are the policy consumers of Program's milestones and steps,
-	// in the order the checker met them.
+	// in source order: files in the program's order, and in a file by
+	// position (a step inside a milestone's outcome after the milestone,
+	// though the checker meets it first), so `wfc schedule` and `wfc export
+	// temporal` list them as written (docs/temporal.md).
 	Consumers []*Consumer
 }
 
@@ -92,7 +97,9 @@ func Check(prog *ast.Program) *Result {
 			case *ast.Entity:
 				c.entity(d)
 			case *ast.Workflow:
+				n := len(c.res.Consumers)
 				c.workflow(d)
+				sortBySource(c.res.Consumers[n:])
 			}
 		}
 	}
@@ -101,6 +108,13 @@ func Check(prog *ast.Program) *Result {
 	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res
+}
+
+// sortBySource orders one workflow's consumers by their position in its
+// file. The checker meets a milestone's outcome steps before it records
+// the milestone, and a state's subscriptions before its handlers.
+func sortBySource(cs []*Consumer) {
+	slices.SortStableFunc(cs, func(a, b *Consumer) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })
 }
 
 type checker struct {

@@ -16,7 +16,7 @@ import (
 // TestConcurrentCheck checks many parsed programs from several goroutines
 // at once, before any check ran alone, and compares with checks run alone.
 // Under -race (CI) it catches shared state written by a check, such as a
-// package-level table sorted in place. (check/pipeline tests the whole
+// package-level table sorted in place. (the root package, wfc, tests the whole
 // pipeline the same way; parsing adds synchronisation that can hide a race,
 // so this one checks without it.)
 func TestConcurrentCheck(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/wfc-lang/wfc/diag"
 )
 
-// Lints reports WF310–WF316 for every valid consumer of a checked program.
+// Lints reports WF310–WF316 and WF318 for every valid consumer of a checked program.
 // They are read off the lowered table, so their numbers are the table's.
 // Callers that also need the tables lower once and call LintSchedules.
 func Lints(res *check.Result) []diag.Diagnostic {
@@ -30,7 +30,7 @@ func LowerLintOnly(res *check.Result) []*Schedule {
 	return out
 }
 
-// LintSchedules reports WF310–WF316 for lowered tables. The lints do not
+// LintSchedules reports WF310–WF316 and WF318 for lowered tables. The lints do not
 // depend on the lowering options (attempt duration, draws), only on the
 // policy, so tables lowered for display serve as well.
 func LintSchedules(ss []*Schedule) []diag.Diagnostic {
@@ -89,17 +89,22 @@ func lint(l *diag.List, s *Schedule) {
 			add(l, file, p.CapM.Range, diag.WF311, fmt.Sprintf("`%s` is below the least first wait (%s): every wait is exactly %s, whatever the shape and jitter; raise the cap, or write `Backoff.Fixed(…)` of %s",
 				memberText(c, p.CapM), timespan.Format(first.least), timespan.Format(s.Cap), timespan.Format(s.Cap)))
 		case s.facts.lockstepFrom > 0:
-			add(l, file, p.CapM.Range, diag.WF313, fmt.Sprintf("the cap clips the jitter away: from %s every run waits exactly %s, so runs that failed together retry in lockstep again; raise the cap or lower the attempts (%s)",
-				attempt(s.facts.lockstepFrom), timespan.Format(s.Cap), check.AttemptsBothWays(s.Attempts)))
+			add(l, file, p.CapM.Range, diag.WF313, s.lockstepMessage())
 		}
 	}
 	// WF314 replaces WF312 for the same policy.
 	if s.facts.overflowAt > 0 {
 		add(l, file, p.Expr.Rng(), diag.WF314, fmt.Sprintf("a wait in budget exceeds TimeSpan's range: %s would wait more than 10675199d2h48m5.4775807s; add `.Cap(…)` or lower the attempts (%s)",
 			attempt(s.facts.overflowAt), check.AttemptsBothWays(s.Attempts)))
-	} else if p.Shape == check.ShapeExponential && !p.HasCap() && s.facts.overHourAt > 0 {
-		add(l, file, p.Expr.Rng(), diag.WF312, fmt.Sprintf("`Exponential(%s)` without a cap waits more than an hour within its budget: %s waits %s; %s (%s)",
-			timespan.Format(s.Interval), attempt(s.facts.overHourAt), timespan.Format(s.facts.overHourWait), overHourRemedy(s.Interval), check.AttemptsBothWays(s.Attempts)))
+	} else if grows(p.Shape) && !p.HasCap() && s.facts.overHourAt > 0 {
+		add(l, file, p.Expr.Rng(), diag.WF312, fmt.Sprintf("%s without a cap waits more than an hour within its budget: %s waits %s; %s (%s)",
+			growthName(s), attempt(s.facts.overHourAt), timespan.Format(s.facts.overHourWait), overHourRemedy(s.Interval), check.AttemptsBothWays(s.Attempts)))
+	} else if total := s.waitsTotal(); total > GiveUpLimit && s.Budget != check.BudgetNone {
+		// WF318: the give-up time is months away. WF312 and WF314 name the
+		// same root cause (too many attempts for the growth), so it is
+		// reported only without them.
+		add(l, file, p.Expr.Rng(), diag.WF318, fmt.Sprintf("this policy's waits add up to %s within its budget (%s), so the run gives up more than %s after it starts; lower the attempts or the waits",
+			timespan.Format(total), check.AttemptsBothWays(s.Attempts), timespan.Format(GiveUpLimit)))
 	}
 }
 

@@ -151,8 +151,9 @@ func lowerInt(c *check.Consumer, opt Options) (*Schedule, bool) {
 	var start, latest tick          // start of the previous attempt
 	n := s.Attempts
 	j := int64(1) // retry index: the wait before attempt j+1
+	limit := opt.rowLimit(s.Shape)
 	for j <= n-1 {
-		if len(s.Rows) >= MaxRows {
+		if len(s.Rows) >= limit {
 			s.Truncated = true
 			break
 		}
@@ -181,7 +182,7 @@ func lowerInt(c *check.Consumer, opt Options) (*Schedule, bool) {
 		j = r + 1
 	}
 	if s.Truncated {
-		// A Linear table cut at MaxRows: its closed-form sums are done
+		// A Linear table cut at its row bound: its closed-form sums are done
 		// once, in rationals, as lowerBig does them.
 		bdur := ratTicks(s.Duration)
 		bs, bl := s.finishLinear(s.bigWaits(), j, n-1, w.rat(start), w.rat(latest), bdur)

@@ -30,6 +30,20 @@ type Ticks = timespan.Ticks
 // table is cut (Truncated) while the totals stay exact.
 const MaxRows = 10000
 
+// SummaryRows is the row bound (Options.MaxRows) of the commands that show
+// at most the first rows of a table — `wfc check`, the language server's
+// hover — but need its totals and lints, which stay exact. It keeps their
+// cost per consumer small and constant: 160 steps of
+// `Backoff.Linear(…).MaxAttempts(10000)` once cost `wfc check` 250 MB.
+const SummaryRows = 32
+
+// maxShapeRows bounds the rows of a table that is not Linear, whatever
+// its budget: an Exponential wait settles (at its cap, at TimeSpan's
+// range, or at baseLimit = 2^200 ticks) within about 260 retries, Fixed and
+// none in one. Only Linear tables are cut at Options.MaxRows, since only
+// their totals past the cut have a closed form (finishLinear).
+const maxShapeRows = 300
+
 // MaxTimeline bounds the attempts of a concrete timeline.
 const MaxTimeline = 10000
 
@@ -43,6 +57,20 @@ type Options struct {
 	// Seed, if HasSeed, draws pseudo-randomly instead.
 	Seed    uint64
 	HasSeed bool
+	// MaxRows, if positive and below MaxRows, cuts Linear tables at this
+	// many rows instead (SummaryRows for check and the language server).
+	// The totals (GivesUp, GivesUpLatest), the lints' facts and WaitBefore
+	// stay exact; only the rows shown are fewer. Other shapes are never cut:
+	// they have at most a few hundred rows (maxShapeRows).
+	MaxRows int
+}
+
+// rowLimit is the number of rows after which a table of shape sh is cut.
+func (o Options) rowLimit(sh check.Shape) int {
+	if sh == check.ShapeLinear && o.MaxRows > 0 && o.MaxRows < MaxRows {
+		return max(o.MaxRows, 2)
+	}
+	return MaxRows
 }
 
 // Row is a run of attempts with the same wait before each.
@@ -69,7 +97,7 @@ type Schedule struct {
 	Duration Ticks
 
 	Rows      []Row
-	Truncated bool // more rows than MaxRows (the totals are still exact)
+	Truncated bool // more rows than the row bound (the totals are still exact)
 
 	GivesUp, GivesUpLatest Ticks
 	Timeline               []Ticks // with Draws or Seed: the start of each attempt
@@ -107,11 +135,42 @@ var (
 // Lower lowers every valid consumer of a checked program, in source order.
 func Lower(res *check.Result, opt Options) []*Schedule {
 	var out []*Schedule
+	_ = LowerEach(res, opt, func(s *Schedule) error {
+		out = append(out, s)
+		return nil
+	})
+	return out
+}
+
+// LowerEach is Lower one table at a time: it hands each valid consumer's
+// table to f, in source order, and stops at f's first error. A caller that
+// writes each table and drops it (`wfc schedule`) holds one table at a
+// time, however many consumers of 10,000 rows the program has.
+func LowerEach(res *check.Result, opt Options, f func(*Schedule) error) error {
 	for _, c := range res.Consumers {
 		if !c.Valid {
 			continue
 		}
-		out = append(out, lowerOne(c, opt))
+		if err := f(lowerOne(c, opt)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LowerForLints is LowerLintOnly (lints.go) with lowering options: the
+// tables of the consumers whose schedule is not valid but whose policy and
+// budget are (a negative `Within`), lowered for their lints alone. Callers
+// that cut tables (Options.MaxRows) cut these too: 640 milestones of a
+// negative window and `Linear(…).MaxAttempts(10000)` cost `wfc check`
+// 630 MB while only their valid tables were cut. The lints do not depend
+// on the cut.
+func LowerForLints(res *check.Result, opt Options) []*Schedule {
+	var out []*Schedule
+	for _, c := range res.Consumers {
+		if c.Lintable && !c.Valid {
+			out = append(out, lowerOne(c, opt))
+		}
 	}
 	return out
 }
@@ -276,8 +335,9 @@ func lowerBig(c *check.Consumer, opt Options) *Schedule {
 	start, latest := new(big.Rat), new(big.Rat) // start of the previous attempt
 	n := s.Attempts
 	j := int64(1) // retry index: the wait before attempt j+1
+	limit := opt.rowLimit(s.Shape)
 	for j <= n-1 {
-		if len(s.Rows) >= MaxRows {
+		if len(s.Rows) >= limit {
 			s.Truncated = true
 			break
 		}
@@ -318,19 +378,31 @@ func lowerBig(c *check.Consumer, opt Options) *Schedule {
 
 // finishLinear adds the waits of retries a..b of a Linear policy to the
 // starts, in closed form per bound: below the cap the sum of j·i·c, at it
-// the cap times the count. Of the lints' facts only the overflow can lie in
-// these retries: an hour is passed (WF312) only by Exponential policies,
-// and lockstep (WF313) needs a cap, which bounds the rows.
+// the cap times the count. The lints' facts that lie in these retries are
+// found in closed form too, so a table cut early (Options.MaxRows) lints
+// as the whole table would.
 func (s *Schedule) finishLinear(w *waits, a, b int64, start, latest, dur *big.Rat) (*big.Rat, *big.Rat) {
 	count := new(big.Rat).SetInt64(b - a + 1)
 	start = new(big.Rat).Add(start, new(big.Rat).Mul(count, dur))
 	latest = new(big.Rat).Add(latest, new(big.Rat).Mul(count, dur))
 	start.Add(start, linearSum(w.i, w.lo, w.cap, a, b))
 	latest.Add(latest, linearSum(w.i, w.hi, w.cap, a, b))
-	_, _, hi := w.at(b)
+	if a > b {
+		return start, latest
+	}
+	nom, lo, hi := w.at(b) // the waits grow with j: the last is the largest
 	if s.facts.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
 		// The first retry past the range: hi(j) = j·i·(1+f) > Max.
 		s.facts.overflowAt = firstAbove(w.i, w.hi, maxTicksRat, a, b)
+	}
+	if s.facts.overHourAt == 0 && nom.Cmp(hourRat) > 0 {
+		j := firstAbove(w.i, big.NewRat(1, 1), hourRat, a, b)
+		n, _, _ := w.at(j)
+		s.facts.overHourAt, s.facts.overHourWait = j, sat(n)
+	}
+	if s.facts.lockstepFrom == 0 && s.Jitter != nil && w.cap != nil && lo.Cmp(w.cap) >= 0 {
+		// The first retry whose least wait reaches the cap: j·i·(1-f) ≥ cap.
+		s.facts.lockstepFrom = firstAtLeast(w.i, w.lo, w.cap, a, b)
 	}
 	return start, latest
 }
@@ -374,6 +446,24 @@ func firstAbove(i, c, limit *big.Rat, a, b int64) int64 {
 	q := new(big.Rat).Quo(limit, step)
 	fl := new(big.Int).Quo(q.Num(), q.Denom())
 	fl.Add(fl, big.NewInt(1))
+	if !fl.IsInt64() || fl.Int64() > b {
+		return b
+	}
+	return max(a, fl.Int64())
+}
+
+// firstAtLeast returns the least j in [a,b] with j·i·c ≥ limit; the caller
+// knows that b's is.
+func firstAtLeast(i, c, limit *big.Rat, a, b int64) int64 {
+	step := new(big.Rat).Mul(i, c)
+	if step.Sign() <= 0 {
+		return b
+	}
+	q := new(big.Rat).Quo(limit, step) // j ≥ q
+	fl := new(big.Int).Quo(q.Num(), q.Denom())
+	if new(big.Rat).SetInt(fl).Cmp(q) != 0 {
+		fl.Add(fl, big.NewInt(1))
+	}
 	if !fl.IsInt64() || fl.Int64() > b {
 		return b
 	}

@@ -121,6 +121,7 @@ const (
 	WF315 ID = "WF315"
 	WF316 ID = "WF316"
 	WF317 ID = "WF317"
+	WF318 ID = "WF318"
 	WF401 ID = "WF401"
 	WF402 ID = "WF402"
 	WF403 ID = "WF403"
@@ -387,12 +388,12 @@ var Codes = []Code{
 		"When the cap is below interval·(1-jitter), every wait is exactly the cap: the shape and the jitter do nothing. Raise the cap, or say what happens: a fixed policy of the cap.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(30))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF312", Warning, Policy, ScopeConsumer, "`Exponential` without `Cap` waits more than an hour in budget",
-		"Doubling is the growth people mean and the ceiling is the part they forget: `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16. The message names the first attempt past an hour. Add `.Cap(…)` or lower the attempts.",
+	{"WF312", Warning, Policy, ScopeConsumer, "a growing backoff without `Cap` waits more than an hour in budget",
+		"Growth is what people mean and the ceiling is the part they forget: `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16; `Linear(1m)` waits over an hour from attempt 62. Any shape that grows (`Exponential`, `Linear`) and has no cap is checked; a `Fixed` wait does not grow, so a long one is taken as meant. The message names the first attempt past an hour. Add `.Cap(…)` or lower the attempts.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13).Cap(TimeSpan.FromMinutes(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF313", Warning, Policy, ScopeConsumer, "the cap clips the jitter away",
-		"The cap applies after jitter. Once even the least jittered wait is above the cap, every run waits exactly the cap, and runs that failed together come back together: the retry herd that jitter was meant to break up re-forms. The message names the attempt from which it happens.",
+		"The cap applies after jitter. Once even the least jittered wait is above the cap, every run waits exactly the cap, and runs that failed together come back together: the retry herd that jitter was meant to break up re-forms. The message names the attempt from which it happens, the cap that keeps some of the spread on every attempt in budget (above the last retry's least jittered wait) and the one that keeps all of it (its most), and the most attempts whose waits stay below the present cap.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).Jitter(0.2).MaxAttempts(12)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).Cap(TimeSpan.FromMinutes(5)).Jitter(0.2).MaxAttempts(8)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF314", Error, Policy, ScopeConsumer, "a wait in budget exceeds TimeSpan's range",
@@ -411,6 +412,10 @@ var Codes = []Code{
 		"`// wfc:ignore WF312 reason` on the line before a warning (or at the end of its line) silences that code there. Each code of an ignore that silences nothing — the warning is gone, the code is wrong, or it names an error, which cannot be ignored — is reported, so stale ignores do not pile up: the fix removes that code, or the whole comment when no code is left. An ignore whose warning an error may hide (a duplicate `.MaxAttempts` hides WF312, an unknown `goto` hides WF201) is not stale: the warning returns once the error is fixed. A code in lower case still silences; the fix writes it in upper case.",
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  // wfc:ignore WF201 kept for the migration\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { goto Done; } }\n  terminal Done { }\n  // wfc:ignore WF201 kept for the migration\n  terminal Old { }\n")},
+	{"WF318", Warning, Policy, ScopeConsumer, "a policy's waits add up to more than 30 days in budget",
+		"A retry budget whose waits add up to more than 30 days keeps the workflow open for months on an error nobody is watching: whatever the retries were for has been handled by hand or forgotten long before. Any shape counts, `Fixed` too (`Fixed(1h)` with 1000 attempts waits 41 days in all). Only the waits count, not a milestone's windows: a long window is the deadline its author chose. WF312 and WF314 replace it for the same policy: they name the growth that makes it long. Lower the attempts or the waits.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromHours(1)).MaxAttempts(1000)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromHours(1)).MaxAttempts(48)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	// WF4xx: reported by `wfc export temporal` (docs/temporal.md), not by
 	// `wfc check`: what Temporal's RetryPolicy cannot express.
 	{"WF401", Warning, Export, ScopeDecl, "Temporal has no linear backoff",
@@ -428,11 +433,11 @@ var Codes = []Code{
 	{"WF404", Warning, Export, ScopeDecl, "a wait or window longer than Go's time.Duration",
 		"Temporal's Go SDK holds intervals and timers as time.Duration, at most 2562047h47m16.854775807s (about 292 years); wfc's TimeSpan goes further. A wait in budget (or a milestone window) beyond it is exported as the longest Duration, so the engine would retry earlier than the table says. Add `.Cap(…)` or shorten it. The range is the policy, or the milestone kind for a window.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(200000)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
-		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(20000)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(20)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF405", Warning, Export, ScopeDecl, "a retry wait Temporal's float64 arithmetic does not keep exact",
 		"Temporal's Go SDK computes each retry wait as initialInterval × coefficient^(attempt-1) in float64 nanoseconds (measured in its test environment). Past about 104 days a float64 no longer holds every nanosecond, so an interval like 500 days and 100 ns comes out a few nanoseconds short, and every attempt starts earlier than the table says. The message names the first such attempt; the range is the interval. Round the interval to whole seconds.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
-		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(500)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(20)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF501", Error, Meaning, ScopeDecl, "a test names an unknown workflow, event, state, slot, step or call",
 		"Every name in a test (docs/language.md, \"Tests\") must be declared in the workflow the test runs: `Workflow = …` names a workflow, `Send` one of its events, `Take` one of its slots, `Fail`, `Expect.GaveUp` and `Expect.Attempts` one of its durable steps, `Expect.State` and `Expect.End` one of its states, `Expect.Call` a call it makes. The message suggests the closest name. A program whose tests have errors is not run.",
 		testOf("  Send(Og(), at: TimeSpan.FromSeconds(5));\n"),

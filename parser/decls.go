@@ -38,17 +38,21 @@ func (fp *fileParser) parseTopChunk(s span) (res chunkResult) {
 		}
 	}()
 	var d ast.Decl
-	switch {
-	case fp.is(s.lo, "enum"):
+	p := fp.prodAt(ctxTop, s.lo)
+	if fp.is(s.lo, "[") {
+		p = prodEntity // attribute lists come before `entity`
+	}
+	switch p {
+	case prodEnum:
 		d = cp.parseEnum(s)
-	case fp.is(s.lo, "entity") || fp.is(s.lo, "["):
+	case prodEntity:
 		d = cp.parseEntity(s)
-	case fp.is(s.lo, "workflow"):
+	case prodWorkflow:
 		d = cp.parseWorkflow(s)
-	case fp.startsTest(s.lo):
+	case prodTest:
 		d = cp.parseTest(s)
 	default:
-		cp.syntax(fp.tokRange(s.lo), "unexpected "+fp.describe(s.lo)+": expected a declaration (`enum`, `entity` or `workflow`)")
+		cp.syntax(fp.tokRange(s.lo), "unexpected "+fp.describe(s.lo)+": expected "+prodDecl.want())
 	}
 	return chunkResult{decl: d, diags: cp.diags.Items}
 }
@@ -95,7 +99,7 @@ func (cp *chunkParser) parseEnum(s span) ast.Decl {
 	}
 	g, err := getParsers().enum.ParseFromLexer(cp.stream(s))
 	if err != nil {
-		cp.reportParse(err, s, "enum")
+		cp.reportParse(err, s, prodEnum)
 		e.Bad = true
 	}
 	if err == nil {
@@ -147,7 +151,7 @@ func (cp *chunkParser) parseEntity(s span) ast.Decl {
 		if cp.salvageEntity(s, e) {
 			return cp.declOrNil(e, e.Name)
 		}
-		cp.reportParse(err, s, "entity")
+		cp.reportParse(err, s, prodEntity)
 	}
 	if g != nil {
 		cp.convEntity(g, e)
@@ -190,7 +194,7 @@ func (cp *chunkParser) parseWorkflow(s span) ast.Decl {
 		return nil
 	}
 	closeAt := cp.body(s.lo+2, s.hi, "workflow "+w.Name.Name, workflowMemberStart, "workflow `"+w.Name.Name+"`",
-		"after the end of workflow `"+w.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)",
+		"after the end of workflow `"+w.Name.Name+"`: expected "+prodDecl.want(),
 		func(m span) { cp.parseWorkflowMember(w, m) })
 	if closeAt < 0 {
 		w.Bad = true
@@ -201,7 +205,8 @@ func (cp *chunkParser) parseWorkflow(s span) ast.Decl {
 }
 
 func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
-	if cp.is(m.lo, "state") || cp.is(m.lo, "terminal") {
+	p := cp.prodAt(ctxWorkflow, m.lo)
+	if p == prodState {
 		if st := cp.parseState(m); st != nil {
 			w.States = append(w.States, st)
 			if st.Bad {
@@ -219,13 +224,7 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 	}
 	g, err := getParsers().member.ParseFromLexer(cp.stream(m))
 	if err != nil {
-		what := "workflow member"
-		if cp.is(m.lo, "event") {
-			what = "event"
-		} else if cp.kind(m.lo) == lexer.Ident {
-			what = "setting"
-		}
-		cp.reportParse(err, m, what)
+		cp.reportParse(err, m, p)
 		w.Bad = true
 		cp.salvageMember(w, m)
 		return
@@ -259,7 +258,7 @@ func (cp *chunkParser) parseState(m span) *ast.State {
 		return nil
 	}
 	closeAt := cp.body(i+1, m.hi, kw+" "+st.Name.Name, stateItemStart, "state `"+st.Name.Name+"`",
-		"after state `"+st.Name.Name+"`: expected a workflow member (`Name = value;`, `event`, `state` or `terminal`)",
+		"after state `"+st.Name.Name+"`: expected "+prodMember.want(),
 		func(it span) { cp.parseStateItem(st, it) })
 	if closeAt < 0 {
 		st.Bad = true
@@ -290,16 +289,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 		if cp.salvageStateItem(st, it) {
 			return
 		}
-		what := "state item"
-		switch {
-		case cp.is(it.lo, "subscribe"):
-			what = "subscription"
-		case cp.is(it.lo, "on"):
-			what = "handler"
-		case cp.kind(it.lo) == lexer.Ident:
-			what = "setting"
-		}
-		cp.reportParse(err, it, what)
+		cp.reportParse(err, it, cp.prodAt(ctxState, it.lo))
 	}
 	st.Bad = true
 	cp.declareStateItem(st, it)

@@ -31,24 +31,14 @@ const (
 	ctxSubscribe // milestones
 	ctxMilestone // a milestone's settings and outcomes
 	ctxStmts
+	ctxTest  // a test's settings and calls
 	ctxOther // enum members, a misplaced block…
+	ctxCount
 )
 
-// keywordsIn lists the keywords that may start a piece in each context,
-// with the shape of the tokens that must follow them.
-var keywordsIn = map[context][]keywordShape{
-	ctxTop:      {{"enum", shapeNameBrace}, {"entity", shapeNameBrace}, {"workflow", shapeNameBrace}},
-	ctxWorkflow: {{"event", shapeNameParen}, {"state", shapeNameBrace}, {"terminal", shapeTerminal}},
-	ctxState:    {{"subscribe", shapeNameParen}, {"on", shapeHandler}},
-	ctxEntity:   {{"security", shapeBrace}},
-	ctxSecurity: {{"allow", shapeOps}, {"deny", shapeOps}},
-	ctxStmts:    {{"goto", shapeNameSemi}},
-}
-
-type keywordShape struct {
-	word string
-	fits func(fp *fileParser, i int) bool // i: the token after the misspelled word
-}
+// The keywords that may start a piece in each context, with the shape of
+// the tokens that must follow them, are the items of the context's row of
+// the grammar table (productions.go). The shapes, for its fits column:
 
 func shapeNameBrace(fp *fileParser, i int) bool { return fp.isIdent(i) && fp.isPunct(i+1, "{") }
 func shapeNameParen(fp *fileParser, i int) bool { return fp.isIdent(i) && fp.isPunct(i+1, "(") }
@@ -116,34 +106,18 @@ func (fp *fileParser) leadWord(lead int) string {
 	return fp.text(lead)
 }
 
-// inner is the context of a `{` opened in ctx by a piece starting with word.
-func inner(ctx context, word string) context {
-	switch {
-	case ctx == ctxTop && word == "workflow":
-		return ctxWorkflow
-	case ctx == ctxTop && word == "entity":
-		return ctxEntity
-	case ctx == ctxWorkflow && (word == "state" || word == "terminal"):
-		return ctxState
-	case ctx == ctxState && word == "subscribe":
-		return ctxSubscribe
-	case ctx == ctxSubscribe:
-		return ctxMilestone
-	case ctx == ctxState && word == "on", ctx == ctxMilestone, ctx == ctxStmts:
-		return ctxStmts // a handler's body, an outcome's, a case's, a step's
-	case ctx == ctxEntity && word == "security":
-		return ctxSecurity
-	}
-	return ctxOther
-}
+// inner is the context of a `{` opened in ctx by a piece starting with
+// word: the grammar table's inner column for the item word starts, or the
+// container's innerOther (a milestone's body, an outcome's, a case's).
+func inner(ctx context, word string) context { return grammar[ctx].innerOf(word) }
 
 // guessKeyword records token i as the keyword it misspells, if one of those
 // allowed in ctx is close and its shape follows.
 func (fp *fileParser) guessKeyword(i int, ctx context) {
 	word := fp.text(i)
 	best, bestDist := "", 3
-	for _, k := range keywordsIn[ctx] {
-		if !k.fits(fp, i+1) {
+	for _, k := range grammar[ctx].items {
+		if k.contextual || !k.fits(fp, i+1) {
 			continue
 		}
 		if d := keywordDistance(word, k.word); d < bestDist {

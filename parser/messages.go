@@ -16,13 +16,13 @@ import (
 
 var quoted = regexp.MustCompile(`"([^"]+)"`)
 
-func (cp *chunkParser) expectation(i int, s span, expect, what string) (want, after string) {
+func (cp *chunkParser) expectation(i int, s span, expect string, what prod) (want, after string) {
 	prev := i - 1
 	if prev < s.lo {
-		if what == "security rule" {
+		if what == prodSecurityRule {
 			return "`allow` or `deny` to start a security rule", ""
 		}
-		return genericWant(what), ""
+		return what.want(), ""
 	}
 	ptext := cp.word(prev)
 	after = "`" + ptext + "`"
@@ -33,23 +33,19 @@ func (cp *chunkParser) expectation(i int, s span, expect, what string) (want, af
 	switch {
 	case cp.kind(prev) == lexer.Keyword && keywordWants[ptext].what != "":
 		want = keywordWants[ptext].what
-	case what == "enum":
+	case what == prodEnum:
 		return cp.enumExpectation(prev, s, want, after)
-	case what == "milestone item" && atFirst && isName:
-		want = "`=` (a setting) or `{` (an outcome block)"
-	case (what == "setting" || what == "workflow member" || what == "state item") && atFirst && isName:
-		want = "`=` (a setting is `Name = value;`)"
-	case what == "milestone" && atFirst && isName:
-		want = "`{`"
-	case what == "entity" && atFirst && isName:
+	case atFirst && isName && productions[what].afterName != "":
+		want = productions[what].afterName
+	case what == prodEntity && atFirst && isName:
 		// `string;` in an entity: a type without its name.
 		want, after = "a name", "the type `"+ptext+"`"
-	case what == "statement" && ptext == ")" && want == "":
+	case what == prodStatement && ptext == ")" && want == "":
 		want = "`;` (or `{ … }` for a durable step)"
 	case ptext == "=" && want == "":
 		want = "a value"
 	case want == "":
-		want = genericWant(what)
+		want = what.want()
 	}
 	return want, after
 }
@@ -68,7 +64,7 @@ func (cp *chunkParser) enumExpectation(prev int, s span, want, after string) (st
 	case ptext == "," || ptext == "{":
 		return "an enum member name or `}`", after
 	case want == "":
-		return genericWant("enum"), after
+		return prodEnum.want(), after
 	}
 	return want, after
 }
@@ -135,36 +131,4 @@ func translateExpect(expect string) string {
 
 func isSingleQuoted(s string) bool {
 	return len(s) >= 3 && s[0] == '"' && s[len(s)-1] == '"' && !strings.Contains(s[1:len(s)-1], `"`)
-}
-
-func genericWant(what string) string {
-	switch what {
-	case "enum":
-		return "`enum Name { Member, … }`"
-	case "entity":
-		return "a field (`Type Name;`), a `security { … }` block or `}`"
-	case "event":
-		return "`event Name(Type name, …);`"
-	case "setting":
-		return "`Name = value;`"
-	case "subscription":
-		return "`subscribe Event(…) as Alias { milestones }` or `subscribe Event(…);`"
-	case "handler":
-		return "`on Name(…) { statements }`"
-	case "workflow member":
-		return "a workflow member (`Name = value;`, `event`, `state` or `terminal`)"
-	case "state item":
-		return "a state item (`Name = value;`, `subscribe …` or `on …`)"
-	case "security rule":
-		return "`allow|deny operation, … [when condition];`"
-	case "attribute list":
-		return "`[Attribute, …]`"
-	case "milestone":
-		return "a milestone (`Assigned { … }` or `Finished { … }`)"
-	case "milestone item":
-		return "a setting (`Within = …;`) or an outcome (`Unfinished { … }`)"
-	case "statement":
-		return "a statement (`goto State;`, `default { … }`, a case `Member { … }` or a call)"
-	}
-	return "something else"
 }

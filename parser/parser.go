@@ -79,12 +79,30 @@ func Parse(files []Source, opt Options) (*ast.Program, []diag.Diagnostic) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	fps := make([]*fileParser, len(files))
-	parallel(len(files), workers, func(i int) { fps[i] = newFileParser(files[i]) })
-	// Parse all chunks of all files in parallel.
+	// A file of few declarations is lexed and parsed in one job, and its
+	// tokens are garbage as soon as the job ends: 100,000 small files never
+	// hold all their tokens at once. A file of many declarations is lexed
+	// in the first pass and its declarations are parsed in the second, in
+	// parallel with every other's, so one huge file still uses every core.
+	small := func(fp *fileParser) bool { return len(fp.chunks) <= smallFileChunks }
+	parallel(len(files), workers, func(i int) {
+		fp := newFileParser(files[i])
+		fps[i] = fp
+		fp.results = make([]chunkResult, len(fp.chunks))
+		if small(fp) {
+			for j := range fp.chunks {
+				fp.results[j] = fp.parseTopChunk(fp.chunks[j])
+			}
+			fp.release()
+		}
+	})
+	// Parse the chunks of the large files in parallel.
 	type job struct{ fp, chunk int }
 	var jobs []job
 	for i, fp := range fps {
-		fp.results = make([]chunkResult, len(fp.chunks))
+		if small(fp) {
+			continue
+		}
 		for j := range fp.chunks {
 			jobs = append(jobs, job{i, j})
 		}
@@ -108,6 +126,16 @@ func Parse(files []Source, opt Options) (*ast.Program, []diag.Diagnostic) {
 		prog.Files = append(prog.Files, fp.file)
 	}
 	return prog, ds
+}
+
+// smallFileChunks is the most top-level declarations a file may have to be
+// parsed in the same job that lexes it.
+const smallFileChunks = 16
+
+// release drops what only parsing needed (the tokens and the maps over
+// them), once every chunk is parsed.
+func (fp *fileParser) release() {
+	fp.toks, fp.kw, fp.names, fp.chunks = nil, nil, nil, nil
 }
 
 // newFileParser lexes a file, finds its misspelled keywords and splits it

@@ -31,16 +31,16 @@ func (cp *chunkParser) salvageEntity(s span, e *ast.Entity) bool {
 	if k > s.lo {
 		as := span{s.lo, k}
 		if g, err := p.attrs.ParseFromLexer(cp.stream(as)); err != nil {
-			cp.reportParse(err, as, "attribute list")
+			cp.reportParse(err, as, prodAttrList)
 		} else {
 			e.Attrs = cp.convAttrs(g.Lists)
 		}
 	}
-	for _, m := range cp.splitMembers(k+3, closeB, func(w string) bool { return w == "security" }) {
+	for _, m := range cp.splitMembers(k+3, closeB, grammar[ctxEntity].starts) {
 		cp.salvageEntityMember(e, m)
 	}
 	if closeB+1 < s.hi {
-		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the end of entity `"+e.Name.Name+"`: expected a declaration (`enum`, `entity` or `workflow`)")
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the end of entity `"+e.Name.Name+"`: expected "+prodDecl.want())
 	}
 	return true
 }
@@ -63,14 +63,14 @@ func (cp *chunkParser) salvageEntityMember(e *ast.Entity, m span) {
 		end = cp.matching(m.lo+1, m.hi)
 	}
 	if end <= 0 {
-		cp.reportParse(err, m, "entity")
+		cp.reportParse(err, m, prodEntity)
 		return
 	}
 	sec := &gSecurity{Pos: plexerPos(cp.toks[m.lo], cp.file.Name), EndPos: plexerPos(cp.toks[end+1], cp.file.Name)}
 	for _, r := range cp.splitMembers(m.lo+2, end, nil) {
 		gr, err := p.rule.ParseFromLexer(cp.stream(r))
 		if err != nil {
-			cp.reportParse(err, r, "security rule")
+			cp.reportParse(err, r, prodSecurityRule)
 			continue
 		}
 		sec.Rules = append(sec.Rules, gr)
@@ -117,7 +117,7 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 		}
 		ps := span{open, closeP + 1}
 		if g, err := cp.parseParams(ps); err != nil {
-			cp.reportParse(err, ps, "handler")
+			cp.reportParse(err, ps, prodHandler)
 		} else {
 			h.Params = g
 		}
@@ -138,7 +138,7 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 		}
 		g, err := getParsers().stmt.ParseFromLexer(cp.stream(s))
 		if err != nil {
-			cp.reportParse(err, s, "statement")
+			cp.reportParse(err, s, prodStatement)
 			continue
 		}
 		if st := cp.convStmt(g); st != nil {
@@ -146,7 +146,7 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 		}
 	}
 	if closeB+1 < it.hi {
-		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the body of `on "+name.Name+"`: expected a state item (`subscribe …`, `on …`) or `}`")
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the body of `on "+name.Name+"`: expected "+prodStateItem.want()+" or `}`")
 	}
 	return h
 }
@@ -167,7 +167,7 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 	sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
 	ps := span{it.lo + 2, closeP + 1}
 	if g, err := cp.parseParams(ps); err != nil {
-		cp.reportParse(err, ps, "subscription")
+		cp.reportParse(err, ps, prodSubscription)
 	} else {
 		sub.Params = g
 	}
@@ -192,7 +192,7 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 		}
 	}
 	if closeB+1 < it.hi {
-		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the subscription: expected a state item (`subscribe …`, `on …`) or `}`")
+		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the subscription: expected "+prodStateItem.want()+" or `}`")
 	}
 	return sub
 }
@@ -201,14 +201,14 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 // whole into its pieces (statements; parameters and milestones), so every
 // broken piece is reported and the others still count.
 func (cp *chunkParser) salvageStateItem(st *ast.State, it span) bool {
-	switch {
-	case cp.is(it.lo, "on"):
+	switch cp.prodAt(ctxState, it.lo) {
+	case prodHandler:
 		if h := cp.salvageHandler(it); h != nil {
 			st.Bad = true
 			st.Handlers = append(st.Handlers, h)
 			return true
 		}
-	case cp.is(it.lo, "subscribe"):
+	case prodSubscription:
 		if sub := cp.salvageSubscribe(it); sub != nil {
 			st.Bad = true
 			st.Subscribes = append(st.Subscribes, sub)
@@ -221,8 +221,8 @@ func (cp *chunkParser) salvageStateItem(st *ast.State, it span) bool {
 // declareStateItem adds what a state item that failed to parse still
 // names: the subscription (and its alias), the handler or the setting.
 func (cp *chunkParser) declareStateItem(st *ast.State, it span) {
-	switch {
-	case cp.is(it.lo, "subscribe"):
+	switch cp.prodAt(ctxState, it.lo) {
+	case prodSubscription:
 		if ev := cp.ident(it.lo + 1); ev != nil {
 			sub := &ast.Subscribe{Range: cp.spanRange(it.lo, it.hi), Event: ev, Bad: true}
 			var open brackets
@@ -235,7 +235,7 @@ func (cp *chunkParser) declareStateItem(st *ast.State, it span) {
 			}
 			st.Subscribes = append(st.Subscribes, sub)
 		}
-	case cp.is(it.lo, "on"):
+	case prodHandler:
 		if name := cp.ident(it.lo + 1); name != nil {
 			st.Handlers = append(st.Handlers, &ast.Handler{Range: cp.spanRange(it.lo, it.hi), Name: name, Bad: true})
 		}
@@ -264,14 +264,14 @@ func (cp *chunkParser) salvageMilestone(m span) *ast.Milestone {
 		end = cp.matching(m.lo+1, m.hi)
 	}
 	if kind == nil || end <= 0 {
-		cp.reportParse(err, m, "milestone")
+		cp.reportParse(err, m, prodMilestone)
 		return nil
 	}
 	ms := &ast.Milestone{Range: cp.spanRange(m.lo, end+1), Kind: kind, Bad: true}
 	for _, item := range cp.splitMembers(m.lo+2, end, nil) {
 		gi, err := p.mitem.ParseFromLexer(cp.stream(item))
 		if err != nil {
-			cp.reportParse(err, item, "milestone item")
+			cp.reportParse(err, item, prodMilestoneItem)
 			continue
 		}
 		cp.addMItem(ms, gi)

@@ -49,19 +49,22 @@ func (t *topSplit) cut(at int) {
 	t.open.reset()
 }
 
-// keyword starts a declaration at `enum` and `workflow` whatever the depth,
-// and at `entity` unless attribute lists precede it.
+// keyword starts a declaration at a declaration's reserved word (the
+// grammar table's top row) whatever the depth, but at `entity` only where
+// no attribute lists precede it.
 func (t *topSplit) keyword(i int) {
-	switch t.fp.word(i) {
-	case "enum", "workflow":
-		if t.open.depth() == 0 || t.fp.startsInside(i, t.lo) {
-			t.cut(i)
-		}
-	case "entity":
+	switch it := grammar[ctxTop].item(t.fp.word(i)); {
+	case it == nil || it.contextual:
+	case it.prod == prodEntity:
+		// Attribute lists come before `entity`: it ends none of them.
 		if !t.attrsOnly && (t.open.depth() == 0 || t.fp.startsInside(i, t.lo)) {
 			t.cut(i)
 		}
 		t.attrsOnly = false
+	default:
+		if t.open.depth() == 0 || t.fp.startsInside(i, t.lo) {
+			t.cut(i)
+		}
 	}
 }
 
@@ -71,8 +74,7 @@ func (t *topSplit) keyword(i int) {
 // its `}`, it starts the next declaration when it begins its line no deeper
 // than that declaration, as `workflow` does.
 func (fp *fileParser) startsTest(i int) bool {
-	return fp.toks[i].Kind == lexer.Ident && fp.text(i) == "test" && i+1 < len(fp.toks) && fp.toks[i+1].Kind == lexer.String &&
-		(i == 0 || fp.toks[i-1].Kind != lexer.Punct || fp.text(i-1) == ";" || fp.text(i-1) == "}")
+	return fp.prodAt(ctxTop, i) == prodTest
 }
 
 // startsInside reports whether the declaration keyword at i, inside
@@ -203,6 +205,9 @@ func (cp *chunkParser) splitMembers(lo, hi int, starts func(string) bool) []span
 	return out
 }
 
-func workflowMemberStart(s string) bool { return s == "event" || s == "state" || s == "terminal" }
+// workflowMemberStart and stateItemStart are the split points of a
+// workflow's and a state's body: the reserved words that start one of
+// their items in the grammar table.
+func workflowMemberStart(s string) bool { return grammar[ctxWorkflow].starts(s) }
 
-func stateItemStart(s string) bool { return s == "subscribe" || s == "on" }
+func stateItemStart(s string) bool { return grammar[ctxState].starts(s) }

@@ -16,7 +16,7 @@ func (cp *chunkParser) parseTest(s span) ast.Decl {
 	head := "test " + shorten(cp.text(s.lo+1))
 	what := "test " + strconv.Quote(shorten(t.Name.Value))
 	closeAt := cp.body(s.lo+2, s.hi, head, nil, what,
-		"after the end of "+what+": expected a declaration (`enum`, `entity`, `workflow` or `test`)",
+		"after the end of "+what+": expected "+prodDecl.want(),
 		func(m span) { cp.parseTestItem(t, m) })
 	if closeAt < 0 {
 		t.Bad = true
@@ -34,11 +34,11 @@ func (cp *chunkParser) parseTestItem(t *ast.Test, m span) {
 	}
 	g, err := getParsers().testItem.ParseFromLexer(cp.stream(m))
 	if err != nil {
-		what := "test item"
+		p := prodTestItem
 		if cp.kind(m.lo) == lexer.Ident && m.lo+1 < m.hi && cp.isPunct(m.lo+1, "=") {
-			what = "setting"
+			p = prodSetting
 		}
-		cp.reportParse(err, m, what)
+		cp.reportParse(err, m, p)
 		t.Bad = true
 		return
 	}

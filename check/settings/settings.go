@@ -3,7 +3,7 @@
 // every file. They live in a file named wfc.json; the nearest one in a
 // file's directory or above it governs that file. The command line and the
 // language server both use this package and pass the result to the pipeline
-// (pipeline.Options.Settings), so they agree.
+// (wfc.Options.Settings), so they agree.
 //
 // The file (JSON Schema: docs/schema/settings.schema.json):
 //

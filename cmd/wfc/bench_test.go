@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/corpus"
@@ -72,7 +72,7 @@ func BenchmarkCheckOnly(b *testing.B) {
 }
 
 // BenchmarkLowerCorpus is the lowering and the policy lints alone
-// (pipeline.Lower) on the checked corpus of BenchmarkCheck: the share of a
+// (wfc.Lower) on the checked corpus of BenchmarkCheck: the share of a
 // check that the schedule arithmetic costs.
 func BenchmarkLowerCorpus(b *testing.B) {
 	l, n := corpusLoaded(100000, 100)
@@ -81,7 +81,7 @@ func BenchmarkLowerCorpus(b *testing.B) {
 	b.SetBytes(n)
 	b.ReportAllocs()
 	for b.Loop() {
-		pipeline.Lower(res, codegen.Options{})
+		wfc.Lower(res, codegen.Options{})
 	}
 }
 

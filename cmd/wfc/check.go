@@ -92,7 +92,7 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 		stdout = rec
 	}
 	defer limitMemory(l)()
-	a := analyze(l)
+	a := analyzeSummary(l)
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	if f.fix {
 		if a, err = fixFiles(l, a, f, w, stderr, osFS); err != nil {
@@ -185,7 +185,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		if n == 0 {
 			break
 		}
-		a = analyze(l)
+		a = analyzeSummary(l)
 	}
 	changed := false
 	for _, name := range l.order {
@@ -214,7 +214,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		notef(stderr, "fixed %s: %s", p.file, describeFix(p))
 	}
 	if changed {
-		a = analyze(l)
+		a = analyzeSummary(l)
 	}
 	return a, nil
 }

@@ -99,7 +99,7 @@ func codesOf(ds []diag.Diagnostic) []string {
 	return out
 }
 
-// TestFixesFix lives in check/pipeline: it applies every fix of every
+// TestFixesFix lives in the root package (fixes_test.go): it applies every fix of every
 // golden case alone and re-checks the whole program.
 
 func count(ds []diag.Diagnostic, file string, code diag.ID) int {

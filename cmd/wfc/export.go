@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/codegen/temporal"
 	"github.com/wfc-lang/wfc/diag"
@@ -73,7 +73,7 @@ warning. See docs/temporal.md.`,
 // diagnostics and the export's, each sorted; the export runs only when the
 // program has no error.
 func exportTemporal(l *loaded) (es []*temporal.Entry, program, export []diag.Diagnostic) {
-	a := analyzeWith(l, pipeline.Options{Export: func(s []*codegen.Schedule) []diag.Diagnostic {
+	a := analyzeWith(l, wfc.Options{Export: func(s []*codegen.Schedule) []diag.Diagnostic {
 		var ds []diag.Diagnostic
 		es, ds = temporal.Export(s)
 		return ds

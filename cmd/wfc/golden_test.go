@@ -151,7 +151,7 @@ func caseInputs(t *testing.T) []string {
 // TestCases checks every case's golden text and JSON renderings, as
 // `wfc check` prints them; the JSON is validated against the schema. The
 // `// want` annotations and the ranges are checked where the diagnostics
-// are made, by check/pipeline's TestCases.
+// are made, by the root package's TestCases (wfc_test.go).
 func TestCases(t *testing.T) {
 	for _, path := range caseInputs(t) {
 		base := strings.TrimSuffix(path, ".wf")

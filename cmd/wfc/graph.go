@@ -46,7 +46,7 @@ func runGraph(format graph.Format, args []string, stdin io.Reader, stdout, stder
 	}
 	l := load(args, stdin, "<stdin>", stderr)
 	defer limitMemory(l)()
-	a := analyze(l)
+	a := analyzeSummary(l)
 	errs, _ := diag.Counts(a.diags)
 	syntax := false
 	for _, d := range a.diags {

@@ -70,14 +70,15 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 	l := load(args, stdin, f.stdinName, stderr)
 	applySettings(l, over, stderr)
 	defer limitMemory(l)()
-	a := analyzeLowered(l, opt)
+	// The diagnostics need the tables' totals and lints only; the tables
+	// printed are lowered whole below.
+	a := analyzeSummary(l)
 	if errs, _ := diag.Counts(a.diags); errs > 0 {
 		return noSchedule(f, l, a, stdout, stderr)
 	}
-	ss := a.schedules
 	w := bufio.NewWriter(stdout)
 	if f.format == "json" {
-		err = codegen.WriteJSONNotes(w, ss, l.notes)
+		err = codegen.WriteJSONNotes(w, codegen.Lower(a.result, opt), l.notes)
 	} else {
 		// The warnings first, on stderr, so a user sees them (WF312: a
 		// policy that waits hours) without running wfc check as well.
@@ -86,7 +87,17 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 				return err
 			}
 		}
-		err = codegen.WriteText(w, ss)
+		// Table by table: one table in memory at a time.
+		first := true
+		err = codegen.LowerEach(a.result, opt, func(s *codegen.Schedule) error {
+			if !first {
+				if err := w.WriteByte('\n'); err != nil {
+					return err
+				}
+			}
+			first = false
+			return codegen.WriteText(w, []*codegen.Schedule{s})
+		})
 	}
 	if err == nil {
 		err = w.Flush()

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -16,7 +16,7 @@ import (
 // white space changed, and every `wfc:ignore` still silences what it did.
 func TestDiagnosticsUnchanged(t *testing.T) {
 	diags := func(src string) []string {
-		r := pipeline.Run(context.Background(), []parser.Source{{Name: "f.wf", Src: src}}, pipeline.Options{})
+		r := wfc.Run(context.Background(), []parser.Source{{Name: "f.wf", Src: src}}, wfc.Options{})
 		var out []string
 		for _, d := range r.Diagnostics {
 			out = append(out, string(d.Code)+" "+d.Message)

@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/check/timespan"
 	"github.com/wfc-lang/wfc/codegen/interp"
 	"github.com/wfc-lang/wfc/diag"
@@ -87,7 +87,7 @@ func load(t testing.TB, path string) (*check.Result, *check.Workflow, interp.Sce
 
 func compile(t testing.TB, name, src string) (*check.Result, *check.Workflow) {
 	t.Helper()
-	r := pipeline.Run(context.Background(), []parser.Source{{Name: name, Src: src}}, pipeline.Options{})
+	r := wfc.Run(context.Background(), []parser.Source{{Name: name, Src: src}}, wfc.Options{})
 	for _, d := range r.Diagnostics {
 		if d.Severity == diag.Error {
 			t.Fatalf("%s: %v", name, d)
@@ -202,6 +202,6 @@ func validate(t *testing.T, tr *interp.Transcript) {
 
 // compileAny checks a program that may have errors.
 func compileAny(src string) (*check.Result, *check.Workflow) {
-	r := pipeline.Run(context.Background(), []parser.Source{{Name: "p.wf", Src: src}}, pipeline.Options{})
+	r := wfc.Run(context.Background(), []parser.Source{{Name: "p.wf", Src: src}}, wfc.Options{})
 	return r.Checked, r.Checked.Program.Workflows[0]
 }

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/codegen/wftest"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
 )
 
 // load checks the .wf files of dir (tests included) as one program.
-func load(t testing.TB, dir string) *pipeline.Result {
+func load(t testing.TB, dir string) *wfc.Result {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(dir, "*.wf"))
 	if err != nil || len(names) == 0 {
@@ -28,7 +28,7 @@ func load(t testing.TB, dir string) *pipeline.Result {
 		}
 		srcs = append(srcs, parser.Source{Name: filepath.ToSlash(n), Src: string(b)})
 	}
-	r := pipeline.Run(context.Background(), srcs, pipeline.Options{})
+	r := wfc.Run(context.Background(), srcs, wfc.Options{})
 	for _, d := range r.Diagnostics {
 		if d.Severity == diag.Error {
 			t.Fatalf("%s:%d:%d: %s %s", d.File, d.Range.Start.Line, d.Range.Start.Column, d.Code, d.Message)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/codegen/wftest"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
@@ -55,7 +55,7 @@ func render(t *testing.T, file string) string {
 		t.Fatal(err)
 	}
 	name := filepath.Base(file)
-	r := pipeline.Run(context.Background(), []parser.Source{{Name: name, Src: string(src)}}, pipeline.Options{})
+	r := wfc.Run(context.Background(), []parser.Source{{Name: name, Src: string(src)}}, wfc.Options{})
 	for _, d := range r.Diagnostics {
 		if d.Severity == diag.Error {
 			t.Fatalf("%s:%d:%d: %s %s", name, d.Range.Start.Line, d.Range.Start.Column, d.Code, d.Message)

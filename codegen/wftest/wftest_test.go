@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/codegen/interp"
 	"github.com/wfc-lang/wfc/codegen/wftest"
 	"github.com/wfc-lang/wfc/diag"
@@ -31,7 +31,7 @@ func TestScenarioOrder(t *testing.T) {
   Send(E("d"), at: TimeSpan.FromSeconds(2));
 }
 `
-	r := pipeline.Run(context.Background(), []parser.Source{{Name: "o.wf", Src: src}}, pipeline.Options{})
+	r := wfc.Run(context.Background(), []parser.Source{{Name: "o.wf", Src: src}}, wfc.Options{})
 	if errs, _ := diag.Counts(r.Diagnostics); errs != 0 {
 		t.Fatal(r.Diagnostics)
 	}
@@ -73,7 +73,7 @@ func TestExpectations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		src := seqProgram + "test \"t\" {\n  Send(E(\"x\"), at: TimeSpan.FromSeconds(1));\n  " + tt.expect + "\n}\n"
-		r := pipeline.Run(context.Background(), []parser.Source{{Name: "e.wf", Src: src}}, pipeline.Options{})
+		r := wfc.Run(context.Background(), []parser.Source{{Name: "e.wf", Src: src}}, wfc.Options{})
 		if errs, _ := diag.Counts(r.Diagnostics); errs != 0 {
 			t.Fatalf("%s: %v", tt.expect, r.Diagnostics)
 		}
@@ -103,7 +103,7 @@ test "t" { Start(); Fail("s"); Send(Go(), at: TimeSpan.FromDays(10675198)); Expe
 		if len(src) > 4096 {
 			return
 		}
-		r := pipeline.Run(context.Background(), []parser.Source{{Name: "f_test.wf", Src: src}}, pipeline.Options{Workers: 1})
+		r := wfc.Run(context.Background(), []parser.Source{{Name: "f_test.wf", Src: src}}, wfc.Options{Workers: 1})
 		if errs, _ := diag.Counts(r.Diagnostics); errs != 0 {
 			return
 		}

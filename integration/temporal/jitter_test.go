@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/codegen"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
 	"github.com/wfc-lang/wfc/parser"
@@ -107,7 +107,7 @@ func TestJitterReplayedDraws(t *testing.T) {
 	}
 	proved := 0
 	for key, srcs := range progs {
-		r := pipeline.Run(context.Background(), srcs, pipeline.Options{Workers: 1, Lower: codegen.Options{Draws: replayDraws}})
+		r := wfc.Run(context.Background(), srcs, wfc.Options{Workers: 1, Lower: codegen.Options{Draws: replayDraws}})
 		es, _ := export.Export(r.Schedules)
 		for i, e := range es {
 			p := policyOf(e.Schedule)

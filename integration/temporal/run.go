@@ -16,8 +16,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/codegen/interp"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
@@ -123,7 +123,7 @@ func compile(srcs []Source) (*compiled, error) {
 	for i, s := range srcs {
 		files[i] = parser.Source{Name: s.Name, Src: s.Text}
 	}
-	r := pipeline.Run(context.Background(), files, pipeline.Options{Workers: 1})
+	r := wfc.Run(context.Background(), files, wfc.Options{Workers: 1})
 	var errs []diag.Diagnostic
 	for _, d := range r.Diagnostics {
 		if d.Severity == diag.Error {

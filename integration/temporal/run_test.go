@@ -16,8 +16,8 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
 	"github.com/wfc-lang/wfc/parser"
@@ -181,7 +181,7 @@ func compare(t *testing.T, s *codegen.Schedule, r run, n int64) {
 // lowerExport runs the library pipeline on sources (whatever their
 // errors, every valid consumer is lowered) and exports the schedules.
 func lowerExport(srcs []parser.Source) []*export.Entry {
-	r := pipeline.Run(context.Background(), srcs, pipeline.Options{Workers: 1})
+	r := wfc.Run(context.Background(), srcs, wfc.Options{Workers: 1})
 	es, _ := export.Export(r.Schedules)
 	return es
 }

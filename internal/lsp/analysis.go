@@ -4,9 +4,9 @@ import (
 	"context"
 	"sync"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
@@ -93,12 +93,12 @@ func (pc *parseCache) parse(files []parser.Source) (out []*parsed, keep map[stri
 }
 
 // analyze runs the library pipeline over the workspace's files with the
-// parse cache: pipeline.RunParsed's steps — check, pipeline.Lower (tables
-// and their lints), pipeline.Finish (ignore comments with their scopes,
+// parse cache: wfc.RunParsed's steps — check, wfc.Lower (tables
+// and their lints), wfc.Finish (ignore comments with their scopes,
 // project settings from wfc.json, sort) — with two shortcuts: unchanged
 // files are not parsed again and, after an edit inside one workflow, only
 // the workflows it can affect are checked and lowered again (recheck). Both
-// paths end in pipeline.Finish, so the server reports what `wfc check`
+// paths end in wfc.Finish, so the server reports what `wfc check`
 // reports.
 func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result {
 	pc.mu.Lock()
@@ -133,11 +133,11 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	if !res.incremental {
 		res.checked = check.Check(prog)
 		var lints []diag.Diagnostic
-		res.schedules, lints = pipeline.Lower(res.checked, codegen.Options{})
+		res.schedules, lints = wfc.Lower(res.checked, lowering())
 		res.sem = append(append([]diag.Diagnostic{}, res.checked.Diags...), lints...)
 	}
 	ds := append(append([]diag.Diagnostic(nil), syntax...), res.sem...)
-	res.diags = pipeline.Finish(prog, sources, ds, pipeline.Options{Settings: projectSettings()})
+	res.diags = wfc.Finish(prog, sources, ds, wfc.Options{Settings: projectSettings()})
 	pc.last = res
 	return res
 }

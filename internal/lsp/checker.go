@@ -124,6 +124,7 @@ func (c *checker) stop() {
 
 // run checks the current generation unless it is checked or being checked.
 func (c *checker) run() {
+	c.dropGone()
 	c.mu.Lock()
 	gen := c.gen
 	if c.stopped || c.running >= gen || (c.snap != nil && c.snap.gen >= gen) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/wfc-lang/wfc/diag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,7 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
+	"github.com/wfc-lang/wfc/parser"
 )
 
 // diskNames is the files the server holds from disk, relative to dir.
@@ -430,5 +433,62 @@ func TestLoadCancels(t *testing.T) {
 	initializeWithProgress(t, c)
 	if n := len(diskNames(c)); n != 1 {
 		t.Errorf("read %d files, want the 1 read before the load was cancelled", n)
+	}
+}
+
+// Between polls (or with polling off), a check after an edit does not hold
+// a closed file deleted since: the server stats the closed files it holds
+// before each check, for a client that watches no files.
+func TestCheckForgetsDeletedFilesBetweenPolls(t *testing.T) {
+	broken := strings.Replace(flowWF, "goto Running;", "goto Runing;", 1)
+	c := startWith(t, map[string]string{"types.wf": typesWF, "flow.wf": broken}, Options{Debounce: -1, Poll: -1}, nil)
+	c.initialize()
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	if err := os.Remove(filepath.Join(c.dir, "flow.wf")); err != nil {
+		t.Fatal(err)
+	}
+	c.open("types.wf", typesWF+"\n") // an edit: a new check
+	c.diagsFor("flow.wf", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+	if got := strings.Join(diskNames(c), " "); got != "types.wf" {
+		t.Errorf("files held after the delete: %q, want types.wf", got)
+	}
+}
+
+// A file of many long Linear budgets costs the server what short ones do
+// per check: tables are lowered at codegen.SummaryRows, and the hover and
+// inlay totals stay exact. 160 steps of 10,000 distinct waits once cost 7 s
+// a keystroke; now each step must allocate under 64 KB, and the hover still
+// shows the first rows and the exact total.
+func TestLongLinearTablesAreCheap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("workflow W { Initial = A; event Go();\n  state A { subscribe Go(); on Go {\n")
+	const n = 160
+	for i := range n {
+		fmt.Fprintf(&b, "    Workflow.Once(\"s%d\", retry: Backoff.Linear(TimeSpan.FromMilliseconds(10)).MaxAttempts(10000)) { X.Y(); }\n", i)
+	}
+	b.WriteString("    goto Done; } }\n  terminal Done { } }\n")
+	files := []parser.Source{{Name: "s.wf", Src: b.String()}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := analyze(context.Background(), newParseCache(), files)
+	runtime.ReadMemStats(&after)
+	if len(res.diags) != 0 || len(res.schedules) != n {
+		t.Fatalf("%d diagnostics, %d tables", len(res.diags), len(res.schedules))
+	}
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 64<<10 {
+		t.Errorf("a check allocates %d bytes per step of 10,000 attempts, want at most 64 KB", per)
+	}
+	s := res.schedules[0]
+	if !s.Truncated || len(s.Rows) > codegen.SummaryRows {
+		t.Errorf("%d rows (truncated %v), want at most %d", len(s.Rows), s.Truncated, codegen.SummaryRows)
+	}
+	// 10,000 attempts: the waits 10 ms … 99.99 s sum to 499,950 s (an
+	// interval of 10 ms keeps the program clean of WF312 and WF318).
+	if want := check.Ticks(499_950) * check.TicksPerSecond; s.GivesUp != want {
+		t.Errorf("gives up at %s, want %s", check.FormatTicks(s.GivesUp), check.FormatTicks(want))
+	}
+	md := scheduleMarkdown(s)
+	if !strings.Contains(md, "| 12 | 110ms |") || !strings.Contains(md, "… more rows") || !strings.Contains(md, check.FormatTicks(s.GivesUp)) {
+		t.Errorf("hover:\n%s", md)
 	}
 }

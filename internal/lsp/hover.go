@@ -16,6 +16,12 @@ import (
 // maxHoverRows bounds the schedule table in a hover; the totals stay exact.
 const maxHoverRows = 12
 
+// lowering is how the server lowers tables: cut at codegen.SummaryRows
+// (more than a hover shows), so a file of many long Linear budgets costs
+// what a short one does per keystroke; the totals in inlay hints and
+// hovers and the lints stay exact.
+func lowering() codegen.Options { return codegen.Options{MaxRows: codegen.SummaryRows} }
+
 // Hover shows, by priority: the schedule of the policy, milestone or step
 // under the cursor; the explanation of a diagnostic code (as written in a
 // `// wfc:ignore` comment); the declaration of a name, in one line.
@@ -124,7 +130,11 @@ func scheduleMarkdown(s *codegen.Schedule) string {
 	}
 	for i, r := range s.Rows {
 		if i == maxHoverRows {
-			fmt.Fprintf(&b, "\n… %d more rows (`wfc schedule` shows them all)\n", len(s.Rows)-i)
+			if s.Truncated {
+				b.WriteString("\n… more rows (`wfc schedule` shows them)\n")
+			} else {
+				fmt.Fprintf(&b, "\n… %d more rows (`wfc schedule` shows them all)\n", len(s.Rows)-i)
+			}
 			break
 		}
 		att := fmt.Sprint(r.From)

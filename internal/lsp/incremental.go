@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/check/pipeline"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 )
@@ -178,7 +178,7 @@ func checkPart(prog *ast.Program, e *declEdit, f *ast.File, names map[string]boo
 		part.Files = append(part.Files, &cp)
 	}
 	res := check.Check(part)
-	scheds, lints := pipeline.Lower(res, codegen.Options{})
+	scheds, lints := wfc.Lower(res, lowering())
 	sem := append(append([]diag.Diagnostic{}, res.Diags...), lints...)
 	return sem, res.Consumers, scheds
 }

@@ -16,6 +16,12 @@ import (
 // changed, and — if the folders are small enough to walk again cheaply —
 // reads new *.wf files.
 
+// Between two polls a check (after an edit of an open buffer) would still
+// hold a closed file deleted or moved since the last: before each check,
+// for a client that watches no files, the server also stats the closed
+// files it holds (outside its lock) and forgets those that are gone
+// (dropGone). A file changed or created is left to the poll, which reads.
+
 // DefaultPoll is how often a server polls the disk for a client that does
 // not watch files.
 const DefaultPoll = 2 * time.Second
@@ -111,4 +117,48 @@ func (s *Server) pollOnce(walkAgain bool) {
 			}
 		}
 	})
+}
+
+// dropGone forgets the closed files the workspace holds that no longer
+// exist on disk, when the client watches no files (a watching client says
+// so itself), and counts that as a change of the workspace. It is called
+// before each check; open buffers are the client's and stay.
+func (c *checker) dropGone() {
+	c.s.mu.Lock()
+	watch := c.s.watch
+	c.s.mu.Unlock()
+	if watch {
+		return
+	}
+	var names []string
+	c.mu.Lock()
+	if !c.stopped {
+		for name := range c.ws.disk {
+			if c.ws.open[name] == nil {
+				names = append(names, name)
+			}
+		}
+	}
+	c.mu.Unlock()
+	var gone []string
+	for _, name := range names {
+		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	changed := false
+	for _, name := range gone {
+		if _, held := c.ws.disk[name]; held && c.ws.open[name] == nil {
+			c.ws.dropDisk(name)
+			changed = true
+		}
+	}
+	if changed {
+		c.gen++
+	}
 }

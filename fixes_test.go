@@ -1,4 +1,4 @@
-package pipeline_test
+package wfc_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
 )
@@ -18,12 +18,12 @@ import (
 // one program) and the wrong example of every catalogued code.
 func casePrograms(t *testing.T) map[string][]parser.Source {
 	out := map[string][]parser.Source{}
-	entries, err := os.ReadDir("../../testdata/cases")
+	entries, err := os.ReadDir("testdata/cases")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		p := filepath.Join("../../testdata/cases", e.Name())
+		p := filepath.Join("testdata/cases", e.Name())
 		var files []string
 		switch {
 		case e.IsDir():
@@ -37,7 +37,7 @@ func casePrograms(t *testing.T) map[string][]parser.Source {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rel, _ := filepath.Rel("../../testdata", f)
+			rel, _ := filepath.Rel("testdata", f)
 			out[e.Name()] = append(out[e.Name()], parser.Source{Name: filepath.ToSlash(rel), Src: string(b)})
 		}
 	}
@@ -54,7 +54,7 @@ func casePrograms(t *testing.T) map[string][]parser.Source {
 func TestFixesFix(t *testing.T) {
 	n := 0
 	for name, files := range casePrograms(t) {
-		before := pipeline.Run(context.Background(), files, pipeline.Options{})
+		before := wfc.Run(context.Background(), files, wfc.Options{})
 		for _, d := range before.Diagnostics {
 			for _, fix := range d.Fixes {
 				n++
@@ -66,7 +66,7 @@ func TestFixesFix(t *testing.T) {
 							t.Errorf("applying %q to %s, whose lines all end in CRLF, leaves a bare LF:\n%q", fix.Title, files[i].Name, fixed[i].Src)
 						}
 					}
-					after := pipeline.Run(context.Background(), fixed, pipeline.Options{})
+					after := wfc.Run(context.Background(), fixed, wfc.Options{})
 					if got, was := count(after.Diagnostics, d.File, d.Code), count(before.Diagnostics, d.File, d.Code); got >= was {
 						t.Errorf("applying %q leaves %d %s in %s (was %d)", fix.Title, got, d.Code, d.File, was)
 					}

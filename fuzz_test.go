@@ -1,4 +1,4 @@
-package pipeline_test
+package wfc_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
 )
@@ -23,11 +23,11 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string, cut uint16) {
 		k := int(cut) % (len(src) + 1)
 		files := []parser.Source{{Name: "a.wf", Src: src[:k]}, {Name: "b.wf", Src: src[k:]}}
-		opt := pipeline.Options{Workers: 1, Settings: func(file string) diag.Settings {
+		opt := wfc.Options{Workers: 1, Settings: func(file string) diag.Settings {
 			return diag.Settings{Error: map[diag.ID]bool{"WF312": file == "a.wf"}, Disable: map[diag.ID]bool{"WF306": true}}
 		}}
-		r1 := pipeline.Run(context.Background(), files, opt)
-		r2 := pipeline.Run(context.Background(), files, opt)
+		r1 := wfc.Run(context.Background(), files, opt)
+		r2 := wfc.Run(context.Background(), files, opt)
 		if diff := cmp.Diff(r1.Diagnostics, r2.Diagnostics); diff != "" {
 			t.Fatalf("two runs differ:\n%s", diff)
 		}

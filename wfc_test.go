@@ -1,4 +1,4 @@
-package pipeline_test
+package wfc_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
 )
@@ -30,9 +30,9 @@ const overAnHour = `workflow W {
 }
 `
 
-func run(t *testing.T, opt pipeline.Options, files ...parser.Source) *pipeline.Result {
+func run(t *testing.T, opt wfc.Options, files ...parser.Source) *wfc.Result {
 	t.Helper()
-	r := pipeline.Run(context.Background(), files, opt)
+	r := wfc.Run(context.Background(), files, opt)
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
@@ -48,7 +48,7 @@ func summary(ds []diag.Diagnostic) []string {
 }
 
 func TestRun(t *testing.T) {
-	r := run(t, pipeline.Options{},
+	r := run(t, wfc.Options{},
 		parser.Source{Name: "b.wf", Src: "enum E { A, A }\n"},
 		parser.Source{Name: "a.wf", Src: overAnHour})
 	want := []string{"b.wf:1:13 error WF101", "a.wf:7:33 warning WF312"}
@@ -90,7 +90,7 @@ func TestSettings(t *testing.T) {
 		}, []string{"a.wf:1:15 error WF101"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := run(t, pipeline.Options{Settings: tt.settings}, files...)
+			r := run(t, wfc.Options{Settings: tt.settings}, files...)
 			if diff := cmp.Diff(tt.want, summary(r.Diagnostics)); diff != "" {
 				t.Errorf("-want +got:\n%s", diff)
 			}
@@ -106,7 +106,7 @@ func TestSettingsAfterSuppression(t *testing.T) {
 	lines := overAnHour
 	i := len("workflow W {\n  Initial = A;\n  event Go();\n  state A {\n    subscribe Go();\n    on Go {\n")
 	src = lines[:i] + src + lines[i:]
-	r := run(t, pipeline.Options{Settings: func(string) diag.Settings {
+	r := run(t, wfc.Options{Settings: func(string) diag.Settings {
 		return diag.Settings{Error: map[diag.ID]bool{"WF312": true, "WF317": true}}
 	}}, parser.Source{Name: "a.wf", Src: src})
 	if len(r.Diagnostics) != 0 {
@@ -117,7 +117,7 @@ func TestSettingsAfterSuppression(t *testing.T) {
 func TestCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := pipeline.Run(ctx, []parser.Source{{Name: "a.wf", Src: overAnHour}}, pipeline.Options{})
+	r := wfc.Run(ctx, []parser.Source{{Name: "a.wf", Src: overAnHour}}, wfc.Options{})
 	if r.Err == nil || r.Program != nil {
 		t.Errorf("a cancelled run must say so and stop: %+v", r)
 	}
@@ -131,7 +131,7 @@ func programs(t *testing.T) [][]parser.Source {
 		out = append(out, []parser.Source{{Name: string(c.Code) + "-wrong.wf", Src: c.Wrong}})
 		out = append(out, []parser.Source{{Name: string(c.Code) + "-right.wf", Src: c.Right}})
 	}
-	paths, _ := filepath.Glob("../../testdata/cases/*.wf")
+	paths, _ := filepath.Glob("testdata/cases/*.wf")
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -160,13 +160,13 @@ func TestConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for k := range progs {
 				i := (k + g*len(progs)/goroutines) % len(progs)
-				got[g][i] = pipeline.Run(context.Background(), progs[i], pipeline.Options{Workers: 2}).Diagnostics
+				got[g][i] = wfc.Run(context.Background(), progs[i], wfc.Options{Workers: 2}).Diagnostics
 			}
 		})
 	}
 	wg.Wait()
 	for i, p := range progs {
-		want := run(t, pipeline.Options{}, p...).Diagnostics
+		want := run(t, wfc.Options{}, p...).Diagnostics
 		for g := range goroutines {
 			if diff := cmp.Diff(want, got[g][i]); diff != "" {
 				t.Fatalf("%s: concurrent run differs (-alone +concurrent):\n%s", p[0].Name, diff)

@@ -1,5 +1,10 @@
-// Package pipeline is wfc as a library: one call takes the sources of a
-// program and returns its syntax tree, every diagnostic (parsed, checked,
+// Package wfc is the compiler as a library, and the driver at the top of
+// it: parse → check (the model, its rules) → lower and lint → a backend if
+// asked (the Temporal export) → finish (ignore comments, project settings,
+// sorting). It lives at the module's root because it sits above every
+// stage it calls — nothing below imports it — and because
+// `github.com/wfc-lang/wfc` is the name a user of the library imports.
+// One call takes the sources of a program and returns its syntax tree, every diagnostic (parsed, checked,
 // linted, suppressed by ignore comments, project settings applied, sorted)
 // and the lowered schedule tables. The command line and the tests go
 // through Run; the language server calls its parts (RunParsed, Lower,
@@ -8,7 +13,7 @@
 //
 // Run is safe for concurrent use: it keeps no state between calls and sets
 // nothing process-wide (memory limits and GC settings are the caller's).
-package pipeline
+package wfc
 
 import (
 	"context"
@@ -20,13 +25,15 @@ import (
 	"github.com/wfc-lang/wfc/parser"
 )
 
-// Options tune a run. The zero value is what `wfc check` does without flags.
+// Options tune a run. The zero value is what `wfc check` does without flags,
+// except that check cuts long tables (Lower.MaxRows = codegen.SummaryRows):
+// the zero value lowers every table whole, as `wfc schedule` prints it.
 type Options struct {
 	// Settings returns the project settings for a file (keyed by the file's
 	// name as given in Source.Name); nil means no settings.
 	Settings func(file string) diag.Settings
-	// Lower tunes the schedule tables (attempt duration, draws); the lints
-	// do not depend on it.
+	// Lower tunes the schedule tables (attempt duration, draws, the row
+	// bound); the lints and the totals do not depend on it.
 	Lower codegen.Options
 	// Workers is the number of goroutines that parse; 0 means GOMAXPROCS.
 	Workers int
@@ -98,7 +105,7 @@ func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, sy
 func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []diag.Diagnostic) {
 	schedules := codegen.Lower(checked, opt)
 	lints := codegen.LintSchedules(schedules)
-	lints = append(lints, codegen.LintSchedules(codegen.LowerLintOnly(checked))...)
+	lints = append(lints, codegen.LintSchedules(codegen.LowerForLints(checked, codegen.Options{MaxRows: opt.MaxRows}))...)
 	return schedules, lints
 }
 

@@ -1,4 +1,4 @@
-package pipeline_test
+package wfc_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/wfc-lang/wfc/check/pipeline"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
 )
@@ -40,7 +40,7 @@ func TestCases(t *testing.T) {
 	for _, name := range names {
 		srcs := progs[name]
 		t.Run(strings.TrimSuffix(name, ".wf"), func(t *testing.T) {
-			r := pipeline.Run(context.Background(), srcs, pipeline.Options{})
+			r := wfc.Run(context.Background(), srcs, wfc.Options{})
 			if diff := cmp.Diff(wants(srcs), gotLines(r.Diagnostics)); diff != "" {
 				t.Errorf("diagnostics differ from the // want annotations (-want +got):\n%s", diff)
 			}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// readSized reads the whole input whatever the size it was told (a file
+// that grew or shrank since its stat), and a file of the size it was told
+// in one allocation: 100,000 small files once made half of their reading's
+// garbage in io.ReadAll's doubling.
+func TestReadSized(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		size int64
+	}{
+		{"", 0}, {"workflow W { }", 14}, {"workflow W { }", 3}, {"workflow W { }", 100},
+		{strings.Repeat("x", 5000), 5000}, {strings.Repeat("x", 5000), 0}, {"a", -1},
+	} {
+		b, err := readSized(strings.NewReader(tt.src), tt.size)
+		if err != nil || string(b) != tt.src {
+			t.Errorf("readSized(%d bytes, told %d) = %d bytes, %v", len(tt.src), tt.size, len(b), err)
+		}
+	}
+	src := strings.Repeat("x", 111)
+	r := strings.NewReader(src)
+	if n := testing.AllocsPerRun(100, func() {
+		r.Reset(src)
+		if _, err := readSized(r, int64(len(src))); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 2 {
+		t.Errorf("%v allocations to read 111 bytes of known size, want at most 2", n)
+	}
+}

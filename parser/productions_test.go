@@ -1,0 +1,160 @@
+package parser
+
+import (
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wfc-lang/wfc/lexer"
+)
+
+// leadWords returns the literal words that can start the participle struct
+// t's production: for a union (a struct whose fields are alternatives), the
+// words of every alternative, read from the struct tags. A production that
+// starts with a sub-production (`@@`) of a struct type adds that struct's
+// words; one that starts with a leaf (a name, an attribute list) adds none.
+func leadWords(t reflect.Type) []string {
+	var words []string
+	first := true
+	for f := range t.Fields() {
+		tag, ok := f.Tag.Lookup("parser")
+		if !ok {
+			continue
+		}
+		tag = strings.TrimSpace(tag)
+		alt := first || strings.HasPrefix(tag, "|")
+		// An optional leaf first (`@@*`: attribute lists) leaves the
+		// next field a start too.
+		first = tag == "@@*" || tag == "@@?"
+		if !alt {
+			continue
+		}
+		tag = strings.TrimSpace(strings.TrimPrefix(tag, "|"))
+		switch {
+		case strings.HasPrefix(tag, "@@"):
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct && strings.HasPrefix(ft.Name(), "g") {
+				words = append(words, leadWords(ft)...)
+			}
+		case strings.HasPrefix(tag, "'"), strings.HasPrefix(tag, "@("):
+			head := tag
+			if k := strings.Index(head, "@@"); k >= 0 {
+				head = head[:k]
+			}
+			for _, m := range quotedWord.FindAllStringSubmatch(head, -1) {
+				words = append(words, m[1])
+			}
+		}
+	}
+	return words
+}
+
+var quotedWord = regexp.MustCompile(`'([a-z]+)'`)
+
+// TestGrammarTable checks the grammar table (productions.go) against the
+// participle structs (grammar.go): each container's reserved words are
+// exactly the words that start the alternatives of its participle
+// production, plus the productions parsed by hand. A word added on one
+// side only fails here.
+func TestGrammarTable(t *testing.T) {
+	for _, c := range []struct {
+		ctx       context
+		structs   []any    // the participle productions of the container's pieces
+		byHand    []string // words whose production is parsed by hand (decls.go, test.go)
+		notInRows []string // words of a production that the table leaves out, and why
+	}{
+		{ctx: ctxTop, structs: []any{gEnum{}, gEntity{}}, byHand: []string{"workflow", "test"}},
+		{ctx: ctxWorkflow, structs: []any{gMember{}}, byHand: []string{"state", "terminal"}},
+		{ctx: ctxState, structs: []any{gStateItem{}}},
+		{ctx: ctxEntity, structs: []any{gEntityMember{}}},
+		{ctx: ctxSecurity, structs: []any{gRule{}}},
+		// `default { … }` starts a statement, but `Default { … }` is a
+		// case of a member named Default: no misspelling is guessed.
+		{ctx: ctxStmts, structs: []any{gStmt{}}, notInRows: []string{"default"}},
+		{ctx: ctxSubscribe, structs: []any{gMilestone{}}},
+		{ctx: ctxMilestone, structs: []any{gMItem{}}},
+		{ctx: ctxTest, structs: []any{gTestItem{}}},
+	} {
+		var want []string
+		for _, s := range c.structs {
+			want = append(want, leadWords(reflect.TypeOf(s))...)
+		}
+		want = append(want, c.byHand...)
+		want = slices.DeleteFunc(want, func(w string) bool { return slices.Contains(c.notInRows, w) })
+		var got []string
+		for _, it := range grammar[c.ctx].items {
+			got = append(got, it.word)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("context %d: the table's words %v, the grammar's %v", c.ctx, got, want)
+		}
+	}
+	// Every row is complete, and every reserved word the table names is
+	// one the lexer reserves (a contextual word is a name).
+	for ctx, c := range grammar {
+		for _, it := range c.items {
+			toks := lexer.Lex("t.wf", it.word).Tokens
+			reserved := toks[0].Kind == lexer.Keyword
+			if reserved == it.contextual || it.fits == nil || it.prod == prodNone || it.shape == "" {
+				t.Errorf("context %d: row %q is incomplete or its word's kind disagrees with the lexer", ctx, it.word)
+			}
+		}
+		if c.what != "" && c.piece == prodNone {
+			t.Errorf("context %d: no production for its pieces", ctx)
+		}
+	}
+	for p := prodDecl; p < prodCount; p++ {
+		if p.want() == "something else" {
+			t.Errorf("production %d has no expectation", p)
+		}
+	}
+}
+
+// TestContainerLists checks that the messages listing what a container
+// holds are derived from the table: a new item appears in each of them.
+func TestContainerLists(t *testing.T) {
+	for _, tc := range []struct {
+		p    prod
+		want string
+	}{
+		{prodDecl, "a declaration (`enum`, `entity`, `workflow` or `test \"name\" { … }`)"},
+		{prodMember, "a workflow member (`Name = value;`, `event`, `state` or `terminal`)"},
+		{prodStateItem, "a state item (`Name = value;`, `subscribe …` or `on …`)"},
+	} {
+		if got := tc.p.want(); got != tc.want {
+			t.Errorf("%d: got %q, want %q", tc.p, got, tc.want)
+		}
+	}
+	// A row added to the table (as a new state item would be) shows in the
+	// list, splits the body and opens its context without another edit.
+	c := grammar[ctxState]
+	c.items = append(slices.Clip(c.items), item{word: "timeout", prod: prodStateItem, shape: "`timeout { … }`", fits: shapeBrace, inner: ctxStmts})
+	if got, want := c.list(), "a state item (`Name = value;`, `subscribe …`, `on …` or `timeout { … }`)"; got != want {
+		t.Errorf("with a timeout row: got %q, want %q", got, want)
+	}
+	if !c.starts("timeout") || c.innerOf("timeout") != ctxStmts {
+		t.Error("a timeout row is not a split point or does not open statements")
+	}
+}
+
+// TestParticipleFailure pins the one place participle's error text is read
+// (participleFailure): the offset of the unexpected token and the grammar
+// text of what was expected there.
+func TestParticipleFailure(t *testing.T) {
+	src := "enum E { A ; }"
+	_, err := getParsers().enum.ParseString("t.wf", src)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	off, expect := participleFailure(err)
+	if off != strings.Index(src, ";") || translateExpect(expect) == "" {
+		t.Fatalf("participleFailure(%q) = %d, %q: participle's error format changed; see participleFailure", err, off, expect)
+	}
+}

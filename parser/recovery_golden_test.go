@@ -1,0 +1,106 @@
+package parser_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden trees of testdata/recovery")
+
+// TestRecoveryTrees pins the tree the parser builds around syntax errors:
+// for every golden case with a syntax error, every node it salvaged, with
+// its kind, exact range, name and whether it is marked bad, is compared
+// with testdata/recovery/NAME.tree (-update rewrites them). What recovery
+// keeps is what the checker then sees, so a salvage that drops a
+// milestone, shifts a range or forgets to mark a node bad fails here.
+func TestRecoveryTrees(t *testing.T) {
+	progs := casePrograms(t)
+	n := 0
+	for name, srcs := range progs {
+		if len(syntaxWants(srcs)) == 0 {
+			continue
+		}
+		n++
+		t.Run(name, func(t *testing.T) {
+			prog, _ := parser.Parse(srcs, parser.Options{Workers: 1})
+			var b strings.Builder
+			for _, f := range prog.Files {
+				fmt.Fprintf(&b, "file %s\n", f.Name)
+				depth := 0
+				ast.Inspect(f, func(n ast.Node) bool {
+					if n == nil {
+						depth--
+						return false
+					}
+					if _, ok := n.(*ast.File); !ok {
+						fmt.Fprintf(&b, "%s%s\n", strings.Repeat("  ", depth), describe(n))
+					}
+					depth++
+					return true
+				})
+			}
+			path := filepath.Join("testdata", "recovery", strings.TrimSuffix(name, ".wf")+".tree")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("missing golden tree (go test ./parser -run RecoveryTrees -update): %v", err)
+			}
+			if d := cmp.Diff(string(want), b.String()); d != "" {
+				t.Errorf("the tree differs from %s (-want +got):\n%s", path, d)
+			}
+		})
+	}
+	if n < 20 {
+		t.Fatalf("only %d cases with syntax errors", n)
+	}
+}
+
+// describe is one node in a line: its kind, range, and the fields that
+// say what it holds (a name, a value, an operator, Bad).
+func describe(n ast.Node) string {
+	v := reflect.ValueOf(n).Elem()
+	var extra []string
+	for i := 0; i < v.NumField(); i++ {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch f.Kind() {
+		case reflect.String:
+			if f.String() != "" {
+				extra = append(extra, fmt.Sprintf("%s=%q", name, f.String()))
+			}
+		case reflect.Bool:
+			if f.Bool() {
+				extra = append(extra, name)
+			}
+		case reflect.Int, reflect.Int64:
+			if name != "Range" && f.Int() != 0 {
+				extra = append(extra, fmt.Sprintf("%s=%d", name, f.Int()))
+			}
+		}
+	}
+	sort.Strings(extra)
+	return fmt.Sprintf("%s %s %s", v.Type().Name(), rng(n.Pos(), n.End()), strings.Join(extra, " "))
+}
+
+func rng(a, b diag.Pos) string {
+	return fmt.Sprintf("%d:%d-%d:%d@%d-%d", a.Line, a.Column, b.Line, b.Column, a.Offset, b.Offset)
+}
