@@ -2,12 +2,9 @@ package parser_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/wfc-lang/wfc/parser"
 )
@@ -62,18 +59,5 @@ func TestMisspeltKeywords(t *testing.T) {
 			}
 		}
 	}
-	path := filepath.Join("testdata", "keywords.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden file (go test ./parser -run MisspeltKeywords -update): %v", err)
-	}
-	if d := cmp.Diff(string(want), b.String()); d != "" {
-		t.Errorf("diagnostics differ from %s (-want +got):\n%s", path, d)
-	}
+	golden(t, filepath.Join("testdata", "keywords.golden"), b.String())
 }

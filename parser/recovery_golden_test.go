@@ -38,40 +38,51 @@ func TestRecoveryTrees(t *testing.T) {
 			var b strings.Builder
 			for _, f := range prog.Files {
 				fmt.Fprintf(&b, "file %s\n", f.Name)
-				depth := 0
-				ast.Inspect(f, func(n ast.Node) bool {
-					if n == nil {
-						depth--
-						return false
-					}
-					if _, ok := n.(*ast.File); !ok {
-						fmt.Fprintf(&b, "%s%s\n", strings.Repeat("  ", depth), describe(n))
-					}
-					depth++
-					return true
-				})
+				writeTree(&b, f)
 			}
-			path := filepath.Join("testdata", "recovery", strings.TrimSuffix(name, ".wf")+".tree")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("missing golden tree (go test ./parser -run RecoveryTrees -update): %v", err)
-			}
-			if d := cmp.Diff(string(want), b.String()); d != "" {
-				t.Errorf("the tree differs from %s (-want +got):\n%s", path, d)
-			}
+			golden(t, filepath.Join("testdata", "recovery", strings.TrimSuffix(name, ".wf")+".tree"), b.String())
 		})
 	}
 	if n < 20 {
 		t.Fatalf("only %d cases with syntax errors", n)
+	}
+}
+
+// writeTree writes every node of f below it, one a line, indented by depth.
+func writeTree(b *strings.Builder, f *ast.File) {
+	depth := 0
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			depth--
+			return false
+		}
+		if _, ok := n.(*ast.File); !ok {
+			fmt.Fprintf(b, "%s%s\n", strings.Repeat("  ", depth), describe(n))
+		}
+		depth++
+		return true
+	})
+}
+
+// golden compares got with the golden file at path, or rewrites it with
+// -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("missing golden file (go test ./parser -update): %v", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s differs (-want +got):\n%s", path, d)
 	}
 }
 

@@ -2,14 +2,10 @@ package parser_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -43,31 +39,7 @@ func TestSalvage(t *testing.T) {
 		for _, d := range ds {
 			fmt.Fprintf(&b, "%d:%d-%d:%d %s %s\n", d.Range.Start.Line, d.Range.Start.Column, d.Range.End.Line, d.Range.End.Column, d.Code, d.Message)
 		}
-		depth := 0
-		ast.Inspect(prog.Files[0], func(n ast.Node) bool {
-			if n == nil {
-				depth--
-				return false
-			}
-			if _, ok := n.(*ast.File); !ok {
-				fmt.Fprintf(&b, "%s%s\n", strings.Repeat("  ", depth), describe(n))
-			}
-			depth++
-			return true
-		})
+		writeTree(&b, prog.Files[0])
 	}
-	path := filepath.Join("testdata", "salvage.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden file (go test ./parser -run Salvage -update): %v", err)
-	}
-	if d := cmp.Diff(string(want), b.String()); d != "" {
-		t.Errorf("salvage differs from %s (-want +got):\n%s", path, d)
-	}
+	golden(t, filepath.Join("testdata", "salvage.golden"), b.String())
 }
