@@ -80,6 +80,10 @@ type Machine struct {
 	vals  []Value
 	plans map[*check.Call][]argPlan
 
+	// MaxEntries, if positive and below the package's MaxEntries, bounds
+	// this run's transcript instead (a fuzz target keeps each run short).
+	MaxEntries int
+
 	// OnStmt, if set, is told of every statement that runs: a goto, a
 	// call, a step, and a case or default whose body runs. Coverage
 	// (wfc test --cover) counts with it.
@@ -121,8 +125,8 @@ func (m *Machine) record(e *Entry) {
 	if m.stopped {
 		return
 	}
-	if len(m.tr.Entries) >= MaxEntries-1 {
-		m.Stop("the transcript reached " + strconv.Itoa(MaxEntries) + " entries")
+	if len(m.tr.Entries) >= m.limit()-1 {
+		m.Stop("the transcript reached " + strconv.Itoa(m.limit()) + " entries")
 		return
 	}
 	m.tr.Entries = append(m.tr.Entries, *e)
@@ -692,3 +696,11 @@ func satAdd(a, b Ticks) Ticks {
 // transcript uses for a call's arguments, so that a test's expectations
 // (codegen/wftest) are compared with what the run wrote.
 func ExprText(e ast.Expr) string { return exprText(e) }
+
+// limit is the most entries this run's transcript may hold.
+func (m *Machine) limit() int {
+	if m.MaxEntries > 0 && m.MaxEntries < MaxEntries {
+		return m.MaxEntries
+	}
+	return MaxEntries
+}

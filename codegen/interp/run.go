@@ -31,6 +31,9 @@ type Options struct {
 	Schedules []*codegen.Schedule
 	// OnStmt, if set, is told of every statement that runs (Machine.OnStmt).
 	OnStmt func(check.Stmt)
+	// MaxEntries, if positive, bounds the transcript below the package's
+	// MaxEntries (Machine.MaxEntries).
+	MaxEntries int
 }
 
 // RunWith is Run with options.
@@ -51,9 +54,11 @@ func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*
 	clk := &virtual{failures: sc.Failures}
 	m := NewMachine(res, wf, scheds, clk)
 	m.OnStmt = opt.OnStmt
+	m.MaxEntries = opt.MaxEntries
+	clk.maxStarts = m.limit() / 4
 	// A run writes a few entries per action: room for them at once spares
 	// the copies of a growing transcript.
-	m.tr.Entries = make([]Entry, 0, min(MaxEntries, 64+6*len(sc.Actions)))
+	m.tr.Entries = make([]Entry, 0, min(m.limit(), 64+6*len(sc.Actions)))
 	if wf.Autostart {
 		m.Start(0)
 	}
@@ -82,7 +87,7 @@ func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*
 	}
 	// What is sent after the end is rejected, so the transcript shows it.
 	for _, a := range acts {
-		if m.Transcript() != nil && len(m.tr.Entries) >= MaxEntries-1 {
+		if len(m.tr.Entries) >= m.limit()-1 {
 			break
 		}
 		clk.advance(a.At)
@@ -111,8 +116,9 @@ func hasErrors(res *check.Result) bool {
 // virtual is the virtual clock: it only moves forward, to the next thing
 // that falls due, and runs a step's attempts by adding the policy's waits.
 type virtual struct {
-	now      Ticks
-	failures map[*check.Step]Failure
+	now       Ticks
+	failures  map[*check.Step]Failure
+	maxStarts int // the most attempts a step is run for (a quarter of the entries)
 }
 
 func (v *virtual) Now() Ticks { return v.now }
@@ -139,7 +145,7 @@ func (v *virtual) Step(s *check.Step, sched *codegen.Schedule, _ []Invocation) S
 			res.OK = true
 			return res
 		}
-		if len(res.Starts) >= MaxEntries/4 {
+		if len(res.Starts) >= v.maxStarts {
 			break
 		}
 	}

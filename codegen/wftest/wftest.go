@@ -29,6 +29,9 @@ type Options struct {
 	Schedules []*codegen.Schedule
 	// Cover, if set, records what the run exercised.
 	Cover *Coverage
+	// MaxEntries, if positive, bounds each run's transcript below
+	// interp.MaxEntries (a fuzz target keeps its runs short).
+	MaxEntries int
 }
 
 // Result is one test's outcome.
@@ -110,7 +113,7 @@ func Run(res *check.Result, t *check.Test, opt Options) *Result {
 		r.Err = fmt.Errorf("test %q names no workflow", t.Name)
 		return r
 	}
-	iopt := interp.Options{Schedules: opt.Schedules}
+	iopt := interp.Options{Schedules: opt.Schedules, MaxEntries: opt.MaxEntries}
 	if opt.Cover != nil {
 		iopt.OnStmt = opt.Cover.stmt
 	}

@@ -109,7 +109,9 @@ test "t" { Start(); Fail("s"); Send(Go(), at: TimeSpan.FromDays(10675198)); Expe
 		}
 		cov := wftest.NewCoverage(r.Checked, r.Schedules)
 		for _, tc := range r.Checked.Program.Tests {
-			res := wftest.Run(r.Checked, tc, wftest.Options{Schedules: r.Schedules, Cover: cov})
+			// A bounded transcript keeps every input fast: a run that loops
+			// to interp.MaxEntries takes long enough to outlast -fuzztime.
+			res := wftest.Run(r.Checked, tc, wftest.Options{Schedules: r.Schedules, Cover: cov, MaxEntries: 10_000})
 			if res.Err == nil && res.Transcript == nil {
 				t.Fatalf("test %q: no transcript and no error", tc.Name)
 			}
