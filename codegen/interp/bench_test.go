@@ -38,17 +38,7 @@ workflow Bench {
 // BenchmarkRun100kEvents runs a scenario of 100,000 events, one a second,
 // and reports events per second (the issue's figure: at least 1,000,000).
 func BenchmarkRun100kEvents(b *testing.B) {
-	res, wf := compile(b, "bench.wf", benchProgram)
-	scheds := codegen.Lower(res, codegen.Options{})
-	ev := wf.Events[0]
-	kind := res.Program.Enums[0]
-	acts := make([]interp.Action, benchEvents)
-	for i := range acts {
-		m := kind.Members[i%2]
-		acts[i] = interp.Action{At: interp.Ticks(i+1) * 10_000_000, Kind: interp.ActSend, Event: ev,
-			Args: []interp.Value{{Text: m.Ident.Name, Member: m}, {Text: strconv.Itoa(i)}}}
-	}
-	sc := interp.Scenario{Actions: acts}
+	res, wf, scheds, sc := benchScenario(b)
 	b.ReportAllocs()
 	var entries int
 	cpu := scaling.CPUTime()
@@ -69,6 +59,20 @@ func BenchmarkRun100kEvents(b *testing.B) {
 // BenchmarkRun100kEventsCovered is the same with coverage's OnStmt hook,
 // which `wfc test --cover` adds.
 func BenchmarkRun100kEventsCovered(b *testing.B) {
+	res, wf, scheds, sc := benchScenario(b)
+	seen := map[check.Stmt]bool{}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := interp.RunWith(res, wf, sc, interp.Options{Schedules: scheds, OnStmt: func(s check.Stmt) { seen[s] = true }}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(benchEvents)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// benchScenario compiles benchProgram and sends its event benchEvents
+// times, one a second, alternating the enum's members.
+func benchScenario(b *testing.B) (*check.Result, *check.Workflow, []*codegen.Schedule, interp.Scenario) {
 	res, wf := compile(b, "bench.wf", benchProgram)
 	scheds := codegen.Lower(res, codegen.Options{})
 	ev := wf.Events[0]
@@ -79,13 +83,5 @@ func BenchmarkRun100kEventsCovered(b *testing.B) {
 		acts[i] = interp.Action{At: interp.Ticks(i+1) * 10_000_000, Kind: interp.ActSend, Event: ev,
 			Args: []interp.Value{{Text: m.Ident.Name, Member: m}, {Text: strconv.Itoa(i)}}}
 	}
-	sc := interp.Scenario{Actions: acts}
-	seen := map[check.Stmt]bool{}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := interp.RunWith(res, wf, sc, interp.Options{Schedules: scheds, OnStmt: func(s check.Stmt) { seen[s] = true }}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(benchEvents)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	return res, wf, scheds, interp.Scenario{Actions: acts}
 }

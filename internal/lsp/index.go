@@ -136,28 +136,35 @@ func (ix *index) step(file string, s *check.Step) {
 		return
 	}
 	lit, ok := ast.Unparen(call.Args[0].Value).(*ast.StringLit)
-	if !ok || lit.Bad || lit.Range.End.Offset-lit.Range.Start.Offset < 2 || s.State == nil {
+	if !ok || s.State == nil {
 		return
+	}
+	if r, ok := innerRange(lit); ok {
+		w := s.State.Workflow.Decl.Name.Name
+		ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + lit.Value}, file: file, rng: r, def: true, decl: s.Decl})
+	}
+}
+
+// innerRange is a string literal's contents, its quotes excluded: what a
+// step's rename replaces.
+func innerRange(lit *ast.StringLit) (diag.Range, bool) {
+	if lit.Bad || lit.Range.End.Offset-lit.Range.Start.Offset < 2 {
+		return diag.Range{}, false
 	}
 	r := lit.Range
 	r.Start.Offset++
 	r.Start.Column++
 	r.End.Offset--
 	r.End.Column--
-	w := s.State.Workflow.Decl.Name.Name
-	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + lit.Value}, file: file, rng: r, def: true, decl: s.Decl})
+	return r, true
 }
 
 // stepUse records a string that names a durable step (in a test).
 func (ix *index) stepUse(file string, lit *ast.StringLit, s *check.Step) {
-	if lit.Bad || lit.Range.End.Offset-lit.Range.Start.Offset < 2 || s.State == nil || s.Consumer == nil {
+	r, ok := innerRange(lit)
+	if !ok || s.State == nil || s.Consumer == nil {
 		return
 	}
-	r := lit.Range
-	r.Start.Offset++
-	r.Start.Column++
-	r.End.Offset--
-	r.End.Column--
 	w := s.State.Workflow.Decl.Name.Name
 	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + s.Consumer.Name}, file: file, rng: r})
 }
