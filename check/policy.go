@@ -175,6 +175,7 @@ func (c *checker) factory(p *Policy, call *ast.Call) {
 		return
 	}
 	p.Shape = shape
+	c.word(p.Factory, vocab.KindFactory)
 	if len(call.Args) != 1 || call.Args[0].Label != nil {
 		c.report(call.Range, diag.WF304, "`Backoff.%s` takes one TimeSpan, the interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", name, name)
 		p.Valid = false
@@ -248,6 +249,7 @@ func (c *checker) member(p *Policy, m *Member) {
 		c.report(m.Name.Range, diag.WF304, "unknown policy member `.%s`: the members are `.MaxAttempts(int)`, `.Cap(TimeSpan)` and `.Jitter(decimal)`%s", name, c.didYouMean(m.Name.Range, name, memberNames))
 		return
 	}
+	c.word(m.Name, vocab.KindMember)
 	var prev *Member
 	switch name {
 	case "MaxAttempts":

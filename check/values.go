@@ -129,7 +129,8 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 		return -t, true
 	}
 	if sel, ok := e.(*ast.Selector); ok {
-		if sel.Sel.Name == "Zero" {
+		if sel.Sel.Name == vocab.ZeroName {
+			c.word(sel.Sel, vocab.KindUnit)
 			return 0, true
 		}
 		if _, isUnit := timeSpanUnits[sel.Sel.Name]; isUnit {
@@ -152,6 +153,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), vocab.ZeroName)))
 		return 0, false
 	}
+	c.word(sel.Sel, vocab.KindUnit)
 	if len(call.Args) != 1 || call.Args[0].Label != nil {
 		c.report(call.Range, diag.WF304, "`TimeSpan.%s` takes one number, as in `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
 		return 0, false
