@@ -153,13 +153,18 @@ type Member struct {
 	Name string
 	Arg  Type
 	Doc  string
+	// ArgNoun says what the argument is, after "one" or "expects": "int
+	// (how many attempts in total)"; Example is an argument as written.
+	ArgNoun, Example string
 }
 
 // Members are a policy's members.
 var Members = []Member{
-	{"MaxAttempts", Int, "the attempts in total, the first one included: `.MaxAttempts(3)` is the first try and 2 retries"},
-	{"Cap", TimeSpan, "no single wait is longer than this (applied after jitter)"},
-	{"Jitter", Decimal, "each wait w becomes uniform in [w·(1-f), w·(1+f)), then capped; f is in [0, 1]"},
+	{"MaxAttempts", Int, "the attempts in total, the first one included: `.MaxAttempts(3)` is the first try and 2 retries",
+		"int (how many attempts in total)", "3"},
+	{"Cap", TimeSpan, "no single wait is longer than this (applied after jitter)", "TimeSpan", "TimeSpan.FromMinutes(5)"},
+	{"Jitter", Decimal, "each wait w becomes uniform in [w·(1-f), w·(1+f)), then capped; f is in [0, 1]",
+		"decimal fraction such as `0.2` (±20%)", "0.2"},
 }
 
 // FactoryNames and MemberNames list the names, in order.
@@ -268,53 +273,96 @@ type Word struct {
 	// Context is where it may be written: "a milestone", "a policy".
 	Context string
 	Doc     string
+	// Example is the word written in full: `Backoff.Linear(TimeSpan.FromSeconds(2))`,
+	// `.MaxAttempts(3)`, `TimeSpan.FromSeconds(5)`, `Within = TimeSpan.FromMinutes(5);`.
+	Example string
+	// ArgNoun is what a callable word's one argument is ("TimeSpan, the
+	// interval"; "" for words that take none).
+	ArgNoun string
 }
+
+// settingExamples are a value of each setting's type, for examples.
+var settingExamples = map[Type]string{Bool: "true", Int: "2", String: "\"…\"", TimeSpan: "TimeSpan.FromMinutes(5)",
+	Policy: "Backoff.Exponential(TimeSpan.FromSeconds(2))", StateName: "Open", EntityField: "Order.Status"}
 
 // Words is the whole vocabulary, one Word per entry, in table order.
 func Words() []Word {
 	var out []Word
 	settings := func(ss []Setting, ctx string) {
 		for _, s := range ss {
-			out = append(out, Word{KindSetting, s.Name, s.Name, s.Name + " = " + s.Type.String() + ";", ctx, s.Doc})
+			out = append(out, Word{Kind: KindSetting, Name: s.Name, Qualified: s.Name, Signature: s.Name + " = " + s.Type.String() + ";",
+				Context: ctx, Doc: s.Doc, Example: s.Name + " = " + settingExamples[s.Type] + ";"})
 		}
 	}
 	settings(WorkflowSettings, "a workflow")
 	settings(MilestoneSettings, "a milestone (`Assigned { … }`, `Finished { … }`)")
 	settings(TerminalErrorSettings, "a `terminal error` state")
 	for _, m := range Milestones {
-		out = append(out, Word{KindMilestone, m.Kind, m.Kind, m.Kind + " { Within = …; }", "a subscription", m.Doc})
+		out = append(out, Word{Kind: KindMilestone, Name: m.Kind, Qualified: m.Kind, Signature: m.Kind + " { Within = …; }",
+			Context: "a subscription", Doc: m.Doc, Example: m.Kind + " { Within = TimeSpan.FromMinutes(5); " + m.Final + " { goto Late; } }"})
 	}
-	out = append(out, Word{KindOutcome, Exhausted, Exhausted, Exhausted + " { … }", "a milestone", ExhaustedDoc})
+	out = append(out, Word{Kind: KindOutcome, Name: Exhausted, Qualified: Exhausted, Signature: Exhausted + " { … }",
+		Context: "a milestone", Doc: ExhaustedDoc, Example: Exhausted + " { Mail.Send(\"late\"); }"})
 	for _, m := range Milestones {
-		out = append(out, Word{KindOutcome, m.Final, m.Final, m.Final + " { … }", article(m.Kind) + " `" + m.Kind + "` milestone", m.FinalDoc})
+		out = append(out, Word{Kind: KindOutcome, Name: m.Final, Qualified: m.Final, Signature: m.Final + " { … }",
+			Context: article(m.Kind) + " `" + m.Kind + "` milestone", Doc: m.FinalDoc, Example: m.Final + " { goto Late; }"})
 	}
 	for _, f := range Factories {
-		out = append(out, Word{KindFactory, f.Name, "Backoff." + f.Name, "Backoff." + f.Name + "(" + f.Arg.String() + " interval)",
-			"a `Backoff =` setting or a step's `retry:`", f.Doc})
+		q := "Backoff." + f.Name
+		out = append(out, Word{Kind: KindFactory, Name: f.Name, Qualified: q, Signature: q + "(" + f.Arg.String() + " interval)",
+			Context: "a `Backoff =` setting or a step's `retry:`", Doc: f.Doc, Example: q + "(TimeSpan.FromSeconds(2))",
+			ArgNoun: f.Arg.String() + " (the interval)"})
 	}
 	for _, m := range Members {
-		out = append(out, Word{KindMember, m.Name, "." + m.Name, "." + m.Name + "(" + m.Arg.String() + ")", "a Backoff policy", m.Doc})
+		out = append(out, Word{Kind: KindMember, Name: m.Name, Qualified: "." + m.Name, Signature: "." + m.Name + "(" + m.Arg.String() + ")",
+			Context: "a Backoff policy", Doc: m.Doc, Example: "." + m.Name + "(" + m.Example + ")", ArgNoun: m.ArgNoun})
 	}
 	for _, u := range Units {
 		unit := strings.ToLower(strings.TrimPrefix(u.Name, "From"))
-		out = append(out, Word{KindUnit, u.Name, "TimeSpan." + u.Name, "TimeSpan." + u.Name + "(int or decimal)", "a duration",
-			"a duration of n " + unit + ", exact to the 100 ns tick (rounded to the nearest, halves away from zero)"})
+		q := "TimeSpan." + u.Name
+		out = append(out, Word{Kind: KindUnit, Name: u.Name, Qualified: q, Signature: q + "(int or decimal)", Context: "a duration",
+			Doc:     "a duration of n " + unit + ", exact to the 100 ns tick (rounded to the nearest, halves away from zero)",
+			Example: q + "(5)", ArgNoun: "number (an int or a decimal)"})
 	}
-	out = append(out, Word{KindUnit, ZeroName, "TimeSpan." + ZeroName, "TimeSpan." + ZeroName, "a duration", "the duration 0"})
-	attrs := func(as []Attr, ctx string) {
+	out = append(out, Word{Kind: KindUnit, Name: ZeroName, Qualified: "TimeSpan." + ZeroName, Signature: "TimeSpan." + ZeroName,
+		Context: "a duration", Doc: "the duration 0", Example: "TimeSpan." + ZeroName})
+	attrs := func(as []Attr, ctx, target string) {
 		for _, a := range as {
-			sig := "[" + a.Name + "]"
+			sig, ex := "["+a.Name+"]", "["+a.Name+"]"
 			if a.Arg != 0 {
-				sig = "[" + a.Name + "(" + a.Arg.String() + ")]"
+				sig, ex = "["+a.Name+"("+a.Arg.String()+")]", "["+a.Name+"(80)]"
 			}
-			out = append(out, Word{KindAttr, a.Name, a.Name, sig, ctx, a.Doc})
+			out = append(out, Word{Kind: KindAttr, Name: a.Name, Qualified: a.Name, Signature: sig, Context: ctx, Doc: a.Doc,
+				Example: ex + " " + target})
 		}
 	}
-	attrs(EntityAttrs, "an entity")
-	attrs(FieldAttrs, "a field")
+	attrs(EntityAttrs, "an entity", "entity User { … }")
+	attrs(FieldAttrs, "a field", "string Title;")
 	for _, op := range SecurityOps {
-		out = append(out, Word{KindSecurityOp, op, op, "allow " + op + ";", "a security rule (`allow`, `deny`)",
-			"the " + op + " operation on the entity, allowed or denied by the rule, optionally `when` a condition holds"})
+		out = append(out, Word{Kind: KindSecurityOp, Name: op, Qualified: op, Signature: "allow " + op + ";",
+			Context: "a security rule (`allow`, `deny`)", Example: "allow " + op + " when IsAuthenticated;",
+			Doc: "the " + op + " operation on the entity, allowed or denied by the rule, optionally `when` a condition holds"})
+	}
+	return out
+}
+
+// Named returns the word of kind k named name (as a token), if any.
+func Named(k WordKind, name string) (Word, bool) {
+	for _, w := range Words() {
+		if w.Kind == k && w.Name == name {
+			return w, true
+		}
+	}
+	return Word{}, false
+}
+
+// OfKind returns the words of kind k, in table order.
+func OfKind(k WordKind) []Word {
+	var out []Word
+	for _, w := range Words() {
+		if w.Kind == k {
+			out = append(out, w)
+		}
 	}
 	return out
 }
