@@ -58,7 +58,7 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 // explainWord prints a vocabulary word: its signature, what it is, where
 // it is written and what it means — the words the editor's hover shows.
 func explainWord(w io.Writer, word vocab.Word) error {
-	_, err := fmt.Fprintf(w, "%s\n  %s, written in %s.\n\n  %s\n", word.Signature, vocab.Capitalise(word.Kind.String()), word.Context, word.Sentence())
+	_, err := fmt.Fprintf(w, "%s\n  %s, written in %s.\n\n  %s\n\n  For example: %s\n", word.Signature, vocab.Capitalise(word.Kind.String()), word.Context, word.Sentence(), word.Example)
 	return err
 }
 
