@@ -335,7 +335,10 @@ type Arg struct {
 type Step struct {
 	Decl  *ast.CallStmt
 	State *State
-	// Consumer is its policy consumer (Name, Attempts, Budget, Policy).
+	// Key is the step's name, unquoted: its durable identity (the
+	// idempotency key); "" when it is not a non-empty string literal (WF118).
+	Key string
+	// Consumer is its policy consumer (Attempts, Budget, Policy).
 	Consumer *Consumer
 	Body     *Block
 }

@@ -187,7 +187,7 @@ func (ix *index) stepUse(file string, lit *ast.StringLit, s *check.Step) {
 		return
 	}
 	w := s.State.Workflow.Decl.Name.Name
-	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + s.Consumer.Name}, file: file, rng: r})
+	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + s.Key}, file: file, rng: r})
 }
 
 // symbolOf is the symbol of an object the editor navigates (parameters are
