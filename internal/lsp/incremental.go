@@ -31,11 +31,12 @@ type declEdit struct {
 // before the edit) and those of the new versions put in.
 //
 // It declines (ok == false, the caller checks everything) unless the
-// edited declaration is a workflow that kept its name, no global name is
-// declared twice, and every diagnostic it takes out is in the previous
-// result.
-func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnostic, cons []*check.Consumer, scheds []*codegen.Schedule, part checkedPart, ok bool) {
-	if prev == nil || prev.checked == nil || e.k >= len(e.oldF.Decls) || len(e.oldF.Decls) != len(e.newF.Decls) {
+// checker's rules allow it (partialSafe: check.PartialRecheckSafe, read
+// from the rules' declared scopes), the edited declaration is a workflow
+// that kept its name, no global name is declared twice, and every
+// diagnostic it takes out is in the previous result.
+func recheck(prev *result, e *declEdit, prog *ast.Program, partialSafe bool) (sem []diag.Diagnostic, cons []*check.Consumer, scheds []*codegen.Schedule, part checkedPart, ok bool) {
+	if !partialSafe || prev == nil || prev.checked == nil || e.k >= len(e.oldF.Decls) || len(e.oldF.Decls) != len(e.newF.Decls) {
 		return nil, nil, nil, part, false
 	}
 	ow, ok1 := e.oldF.Decls[e.k].(*ast.Workflow)
