@@ -23,6 +23,9 @@ func TestSalvage(t *testing.T) {
 		"entity E { string N; security { allow read when Role == ; } string M; }",
 		"[Principal] entity E { string ; }",
 		"entity E { string ; } trailing",
+		// An empty condition: one error where the condition belongs, and
+		// `when` is not read as a field name.
+		"entity E { string N; security { allow read when ; deny delete when N == \"x\"; } }",
 		// Subscriptions: a broken milestone item, with and without an alias.
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() { Finished { Within = ; Unfinished { goto A; } } } on Go { goto A; } } }",
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() as G { Finished { Within = ; } Assigned { Within = TimeSpan.FromMinutes(1); } } on G { goto A; } } }",
@@ -35,7 +38,7 @@ func TestSalvage(t *testing.T) {
 	var b strings.Builder
 	for i, src := range snippets {
 		prog, ds := parser.Parse([]parser.Source{{Name: "s.wf", Src: src}}, parser.Options{Workers: 1})
-		fmt.Fprintf(&b, "# %d: %s\n", i, src)
+		fmt.Fprintf(&b, "# %d: %s\n", i, strings.ReplaceAll(src, "\n", `\n`))
 		for _, d := range ds {
 			fmt.Fprintf(&b, "%d:%d-%d:%d %s %s\n", d.Range.Start.Line, d.Range.Start.Column, d.Range.End.Line, d.Range.End.Column, d.Code, d.Message)
 		}
