@@ -23,6 +23,9 @@ func TestSalvage(t *testing.T) {
 		"entity E { string N; security { allow read when Role == ; } string M; }",
 		"[Principal] entity E { string ; }",
 		"entity E { string ; } trailing",
+		// An attribute list left open keeps the entity's chunk going past its
+		// `}`: what follows the `}` is reported at its own place, once.
+		"[Principal entity E { string ; string N; } trailing",
 		// An empty condition: one error where the condition belongs, and
 		// `when` is not read as a field name.
 		"entity E { string N; security { allow read when ; deny delete when N == \"x\"; } }",
@@ -31,6 +34,9 @@ func TestSalvage(t *testing.T) {
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() as G { Finished { Within = ; } Assigned { Within = TimeSpan.FromMinutes(1); } } on G { goto A; } } }",
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() { Finished { Within = ; } } extra on Go { goto A; } } }",
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() { Finished { Within = ; } oops } on Go { goto A; } } }",
+		// A subscription cut off after `as` (the next line starts a
+		// setting): it declares no alias, and the setting is not taken for one.
+		"workflow W {\n  Initial = A;\n  event Go();\n  state A {\n    subscribe Go() as\n    Timeout = 5;\n    on Go { goto A; }\n  }\n}",
 		// Handlers: a broken statement, with and without parameters.
 		"workflow W { Initial = A; event Go(int n); state A { subscribe Go(int n); on Go(int n) { Mail.Send(; goto A; } } }",
 		"workflow W { Initial = A; event Go(); state A { subscribe Go(); on Go { Mail.Send(; goto A; } } }",
