@@ -29,11 +29,16 @@ func TestSalvage(t *testing.T) {
 		// An empty condition: one error where the condition belongs, and
 		// `when` is not read as a field name.
 		"entity E { string N; security { allow read when ; deny delete when N == \"x\"; } }",
+		// A block whose head is not `security` is not read as one: one error.
+		"entity E { string N; secure { allow read; } }",
 		// Subscriptions: a broken milestone item, with and without an alias.
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() { Finished { Within = ; Unfinished { goto A; } } } on Go { goto A; } } }",
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() as G { Finished { Within = ; } Assigned { Within = TimeSpan.FromMinutes(1); } } on G { goto A; } } }",
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() { Finished { Within = ; } } extra on Go { goto A; } } }",
 		"workflow W { Initial = A; event Go(); state A { subscribe Go() { Finished { Within = ; } oops } on Go { goto A; } } }",
+		// Something between the parameters and the `{`: too broken to split,
+		// one error there; the subscription is still declared.
+		"workflow W { Initial = A; event Go(); state A { subscribe Go() : { Finished { Within = TimeSpan.FromMinutes(1); Unfinished { goto A; } } } on Go { goto A; } } }",
 		// A subscription cut off after `as` (the next line starts a
 		// setting): it declares no alias, and the setting is not taken for one.
 		"workflow W {\n  Initial = A;\n  event Go();\n  state A {\n    subscribe Go() as\n    Timeout = 5;\n    on Go { goto A; }\n  }\n}",
