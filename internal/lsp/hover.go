@@ -8,6 +8,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
@@ -39,13 +40,21 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		rg := t.rng(r, sn.enc)
 		return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: text}, Range: &rg}
 	}
+	word := sn.index().wordAt(name, off)
 	if sc, r := scheduleAt(sn, name, off); sc != nil {
+		if word != nil {
+			// The word first, then the table it is part of.
+			return md(wordMarkdown(word.b.Word)+"\n\n---\n\n"+scheduleMarkdown(sc), word.rng), nil
+		}
 		return md(scheduleMarkdown(sc), r), nil
 	}
 	if code, r := codeAt(t.src, off); code != "" {
 		if c, ok := diag.Lookup(diag.ID(code)); ok {
 			return md(fmt.Sprintf("**%s** %s\n\n```text\n%s```", c.Code, c.Title, c.Help()), r), nil
 		}
+	}
+	if word != nil {
+		return md(wordMarkdown(word.b.Word), word.rng), nil
 	}
 	if o != nil {
 		return md(codeBlock("wfc", declLine(sn, o)), o.rng), nil
@@ -79,13 +88,13 @@ func byteRange(src string, s, e int) diag.Range {
 func scheduleAt(sn *snapshot, file string, off int) (*codegen.Schedule, diag.Range) {
 	for _, sc := range sn.res.schedules {
 		c := sc.Consumer
-		if c.File != file {
+		if c.FileName() != file {
 			continue
 		}
 		if c.Policy != nil && c.Policy.Expr != nil && contains(c.Policy.Expr.Rng(), off) {
 			return sc, c.Policy.Expr.Rng()
 		}
-		if r, ok := consumerHead(sn, c); ok && contains(r, off) {
+		if r, ok := consumerHead(c); ok && contains(r, off) {
 			return sc, r
 		}
 		if c.RetriesValue != nil && contains(c.RetriesValue.Rng(), off) {
@@ -96,19 +105,25 @@ func scheduleAt(sn *snapshot, file string, off int) (*codegen.Schedule, diag.Ran
 }
 
 // consumerHead is the milestone's kind (`Finished`) or the step's callee
-// (`Workflow.Once`).
-func consumerHead(sn *snapshot, c *check.Consumer) (diag.Range, bool) {
-	src := sn.texts[c.File]
-	if src == nil {
-		return diag.Range{}, false
+// (`Workflow.Once`), read from the model's object the consumer belongs to.
+func consumerHead(c *check.Consumer) (diag.Range, bool) {
+	switch {
+	case c.Milestone != nil && c.Milestone.Decl.Kind != nil:
+		return c.Milestone.Decl.Kind.Range, true
+	case c.Step != nil && c.Step.Decl.Call != nil:
+		return c.Step.Decl.Call.Fun.Rng(), true
 	}
-	s := int(c.Pos.Offset)
-	word := c.Kind.String()
-	if s+len(word) > len(src.src) || src.src[s:s+len(word)] != word {
-		return diag.Range{}, false
-	}
-	return byteRange(src.src, s, s+len(word)), true
+	return diag.Range{}, false
 }
+
+// wordMarkdown explains a word of the language's vocabulary, from the
+// table the checker reads (check/vocab): its signature, what it is, where
+// it is written and what it means.
+func wordMarkdown(w vocab.Word) string {
+	return fmt.Sprintf("%s\n\n%s, written in %s.\n\n%s", codeBlock("wfc", w.Signature), capitalise(w.Kind.String()), w.Context, w.Sentence())
+}
+
+func capitalise(s string) string { return vocab.Capitalise(s) }
 
 // scheduleMarkdown renders the `wfc schedule` table of one consumer.
 func scheduleMarkdown(s *codegen.Schedule) string {

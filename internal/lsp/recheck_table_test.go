@@ -67,9 +67,9 @@ func consumerSummary(r *result) []string {
 	for _, c := range r.checked.Consumers {
 		current := false
 		for _, f := range r.prog.Files {
-			current = current || f.Name == c.File && c.Src.Name == c.File && c.Src.Src == f.Src
+			current = current || f.Name == c.FileName() && c.Src.Src == f.Src
 		}
-		out = append(out, fmt.Sprintf("%s %s:%v %s.%s %v %d %v current=%v", c.File, c.Workflow, c.Pos, c.State, c.Slot, c.Kind, c.Attempts, c.Budget, current))
+		out = append(out, fmt.Sprintf("%s %s:%v %s.%s %v %d %v current=%v", c.FileName(), c.WorkflowName(), c.Pos, c.StateName(), c.Slot(), c.Kind, c.Attempts, c.Budget, current))
 	}
 	return out
 }
