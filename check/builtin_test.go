@@ -1,12 +1,14 @@
 package check_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/vocab"
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -75,5 +77,92 @@ func TestBuiltinWords(t *testing.T) {
 	}
 	if check.BuiltinOf(vocab.KindMember, "Cap") == nil || check.BuiltinOf(vocab.KindMember, "Nope") != nil {
 		t.Error("BuiltinOf")
+	}
+}
+
+// TestWordExamples: the example of every vocabulary word — what `wfc
+// explain WORD` prints — checks without an error when written in its place
+// in a program (warnings such as a zero interval are the example's point).
+func TestWordExamples(t *testing.T) {
+	for _, w := range vocab.Words() {
+		t.Run(w.Qualified, func(t *testing.T) {
+			slot := map[string]string{
+				"WF": "Initial = Open;", "SUB": "Finished { Within = TimeSpan.FromMinutes(1); Unfinished { goto Late; } }",
+				"POLICY": "Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)", "ENTITY": "", "ERR": "",
+			}
+			ex := w.Example
+			switch w.Kind {
+			case vocab.KindSetting:
+				switch w.Context {
+				case "a workflow":
+					if w.Name != "Initial" {
+						ex = "Initial = Open; " + ex
+					}
+					slot["WF"] = ex
+				case "a `terminal error` state":
+					slot["ERR"] = ex
+				default:
+					within := "Within = TimeSpan.FromMinutes(1); "
+					if w.Name == "Within" {
+						within = ""
+					}
+					slot["SUB"] = "Finished { " + within + ex + " Unfinished { goto Late; } }"
+				}
+			case vocab.KindMilestone:
+				slot["SUB"] = ex
+			case vocab.KindOutcome:
+				kind := "Finished"
+				if w.Name == "Unassigned" {
+					kind = "Assigned"
+				}
+				slot["SUB"] = kind + " { Within = TimeSpan.FromMinutes(1); " + ex + " }"
+			case vocab.KindFactory:
+				slot["POLICY"] = ex + ".MaxAttempts(3)"
+			case vocab.KindMember:
+				if w.Name != "MaxAttempts" {
+					ex += ".MaxAttempts(3)"
+				}
+				slot["POLICY"] = "Backoff.Fixed(TimeSpan.FromSeconds(1))" + ex
+			case vocab.KindUnit:
+				slot["POLICY"] = "Backoff.Fixed(" + ex + ").MaxAttempts(3)"
+			case vocab.KindAttr:
+				if strings.HasPrefix(ex, "[Principal]") {
+					slot["ENTITY"] = ex
+				} else {
+					slot["ENTITY"] = "entity User { " + ex + " }"
+				}
+			case vocab.KindSecurityOp:
+				slot["ENTITY"] = "entity User { string Name; security { " + ex + " } }"
+			default:
+				t.Fatalf("no place for a word of kind %v in this test", w.Kind)
+			}
+			src := `enum Status { Open, Late, Done, Failed }
+entity Order { Status Status; }
+` + slot["ENTITY"] + `
+workflow W {
+  ` + slot["WF"] + `
+  event Go();
+  state Open {
+    subscribe Go() {
+      ` + slot["SUB"] + `
+    }
+    on Go { Workflow.Once("s", retry: ` + slot["POLICY"] + `) { X.Y(); } goto Done; }
+  }
+  state Late { subscribe Go(); on Go { goto Failed; } }
+  terminal Done { }
+  terminal error Failed { ` + slot["ERR"] + ` }
+}
+`
+			prog, syn := parser.Parse([]parser.Source{{Name: "ex.wf", Src: src}}, parser.Options{})
+			ds := append(syn, check.Check(prog).Diags...)
+			for _, d := range ds {
+				if d.Severity == diag.Error {
+					t.Errorf("%s: %s\n%s", d.Code, d.Message, src)
+				}
+			}
+			if !strings.Contains(src, w.Example) {
+				t.Errorf("the example %q is not in the program", w.Example)
+			}
+		})
 	}
 }

@@ -336,7 +336,7 @@ func Words() []Word {
 				Example: ex + " " + target})
 		}
 	}
-	attrs(EntityAttrs, "an entity", "entity User { … }")
+	attrs(EntityAttrs, "an entity", "entity User { string Name; }")
 	attrs(FieldAttrs, "a field", "string Title;")
 	for _, op := range SecurityOps {
 		out = append(out, Word{Kind: KindSecurityOp, Name: op, Qualified: op, Signature: "allow " + op + ";",
