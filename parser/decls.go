@@ -20,6 +20,15 @@ type chunkParser struct {
 	*fileParser
 	start int // byte offset where the chunk starts
 	diags diag.List
+	// scratch is the bracket tracker of checkNesting and splitBody, reset
+	// and used again by each (neither holds it across a call of the other).
+	scratch brackets
+}
+
+// brackets returns the chunk's scratch tracker, empty.
+func (cp *chunkParser) brackets() *brackets {
+	cp.scratch.reset()
+	return &cp.scratch
 }
 
 type chunkResult struct {
@@ -60,14 +69,14 @@ func (fp *fileParser) parseTopChunk(s span) (res chunkResult) {
 // checkNesting reports and returns false when tokens [lo, hi) nest deeper
 // than MaxNesting (brackets, and prefix operators, which also recurse).
 func (cp *chunkParser) checkNesting(s span) bool {
-	var open brackets
+	open := cp.brackets()
 	unary := 0
 	for i := s.lo; i < s.hi; i++ {
 		t := cp.toks[i]
 		switch {
 		case t.Kind != lexer.Punct:
 			unary = 0
-		case cp.track(&open, i) != 0:
+		case cp.track(open, i) != 0:
 			unary = 0
 		case t.End-t.Off == 1 && (cp.src[t.Off] == '!' || cp.src[t.Off] == '-'):
 			unary++
@@ -175,7 +184,7 @@ func (cp *chunkParser) body(open, hi int, head string, starts func(string) bool,
 		parse(m)
 	}
 	if closeAt >= hi {
-		cp.unclosedBrace(open, hi, openBracket{'{', open}, what)
+		cp.unclosedBrace(open, hi, openBracket{c: '{', tok: open}, what)
 		return -1
 	}
 	if closeAt+1 < hi {
