@@ -115,8 +115,7 @@ type gSubscribe struct {
 	Event      *name         `parser:"'subscribe' @@"`
 	Params     *params       `parser:"@@"`
 	Alias      *name         `parser:"( 'as' @@ )?"`
-	Semi       bool          `parser:"( @';'"`
-	Milestones []*gMilestone `parser:"| '{' @@* '}' )"`
+	Milestones []*gMilestone `parser:"( ';' | '{' @@* '}' )"`
 }
 
 type gMilestone struct {
@@ -157,8 +156,7 @@ type gStmt struct {
 	Goto    *name    `parser:"  'goto' @@ ';'"`
 	Default *gBlock  `parser:"| 'default' @@"`
 	Expr    *postfix `parser:"| @@"`
-	Semi    bool     `parser:"  ( @';'"`
-	Body    *gBlock  `parser:"  | @@ )"`
+	Body    *gBlock  `parser:"  ( ';' | @@ )"`
 }
 
 // gTestItem is an item of a test: a setting `Workflow = W;` or a call
