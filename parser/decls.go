@@ -23,6 +23,8 @@ type chunkParser struct {
 	// scratch is the bracket tracker of checkNesting and splitBody, reset
 	// and used again by each (neither holds it across a call of the other).
 	scratch brackets
+	chunk   span   // the chunk's tokens
+	win     window // the fast hand-over of its pieces to participle (stream.go)
 }
 
 // brackets returns the chunk's scratch tracker, empty.
@@ -39,7 +41,7 @@ type chunkResult struct {
 // parseTopChunk parses one top-level chunk. A panic inside participle (a bug,
 // never expected) is reported as a diagnostic rather than crashing wfc.
 func (fp *fileParser) parseTopChunk(s span) (res chunkResult) {
-	cp := &chunkParser{fileParser: fp, start: int(fp.toks[s.lo].Off)}
+	cp := &chunkParser{fileParser: fp, start: int(fp.toks[s.lo].Off), chunk: s}
 	defer func() {
 		if r := recover(); r != nil {
 			cp.syntax(fp.tokRange(s.lo), fmt.Sprintf("wfc could not parse this declaration (internal error: %v); please report it", r))
@@ -106,7 +108,7 @@ func (cp *chunkParser) parseEnum(s span) ast.Decl {
 		e.Bad = true
 		return cp.declOrNil(e, e.Name)
 	}
-	g, err := getParsers().enum.ParseFromLexer(cp.stream(s))
+	g, err := parsePiece(cp, getParsers().enum, s)
 	if err != nil {
 		cp.reportParse(err, s, prodEnum)
 		e.Bad = true
@@ -152,7 +154,7 @@ func (cp *chunkParser) parseEntity(s span) ast.Decl {
 		e.Bad = true
 		return cp.declOrNil(e, e.Name)
 	}
-	g, err := getParsers().entity.ParseFromLexer(cp.stream(s))
+	g, err := parsePiece(cp, getParsers().entity, s)
 	if err != nil {
 		e.Bad = true
 		// Recover member by member; if the shape is too broken to split,
@@ -231,7 +233,7 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		cp.salvageMember(w, m)
 		return
 	}
-	g, err := getParsers().member.ParseFromLexer(cp.stream(m))
+	g, err := parsePiece(cp, getParsers().member, m)
 	if err != nil {
 		cp.reportParse(err, m, p)
 		w.Bad = true
@@ -283,7 +285,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 		return
 	}
 	if cp.checkNesting(it) {
-		g, err := getParsers().stateItem.ParseFromLexer(cp.stream(it))
+		g, err := parsePiece(cp, getParsers().stateItem, it)
 		if err == nil {
 			switch {
 			case g.Subscribe != nil:
