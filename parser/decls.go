@@ -125,11 +125,7 @@ func (cp *chunkParser) parseEnum(s span) ast.Decl {
 		}
 	}
 	if g != nil {
-		for _, m := range g.Members {
-			if id := cp.name(m); id != nil {
-				e.Members = append(e.Members, id)
-			}
-		}
+		e.Members = g.Members.List
 	}
 	return cp.declOrNil(e, e.Name)
 }

@@ -43,8 +43,8 @@ func (n *name) Parse(lex *plexer.PeekingLexer) error {
 type gEnum struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
-	Name    *name   `parser:"'enum' @@ '{'"`
-	Members []*name `parser:"( @@ ( ',' @@? )* )? '}'"`
+	Name    *name       `parser:"'enum' @@ '{'"`
+	Members enumMembers `parser:"@@ '}'"`
 }
 
 type gEntity struct {
