@@ -236,11 +236,11 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		cp.salvageMember(w, m)
 		return
 	}
-	switch {
-	case g.Event != nil:
-		w.Events = append(w.Events, cp.convEvent(g.Event))
-	case g.Setting != nil:
-		w.Settings = append(w.Settings, cp.convSetting(g.Setting))
+	switch g := (*g).(type) {
+	case *gEvent:
+		w.Events = append(w.Events, cp.convEvent(g))
+	case *gSetting:
+		w.Settings = append(w.Settings, cp.convSetting(g))
 	}
 }
 
@@ -283,13 +283,13 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 	if cp.checkNesting(it) {
 		g, err := parsePiece(cp, getParsers().stateItem, it)
 		if err == nil {
-			switch {
-			case g.Subscribe != nil:
-				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g.Subscribe))
-			case g.Handler != nil:
-				st.Handlers = append(st.Handlers, cp.convHandler(g.Handler))
-			case g.Setting != nil:
-				st.Settings = append(st.Settings, cp.convSetting(g.Setting))
+			switch g := (*g).(type) {
+			case *gSubscribe:
+				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g))
+			case *gHandler:
+				st.Handlers = append(st.Handlers, cp.convHandler(g))
+			case *gSetting:
+				st.Settings = append(st.Settings, cp.convSetting(g))
 			}
 			return
 		}

@@ -82,11 +82,14 @@ type gField struct {
 	Name   *name       `parser:"@@ ';'"`
 }
 
-// gMember is a workflow member other than a state (states are split by hand).
-type gMember struct {
-	Event   *gEvent   `parser:"  @@"`
-	Setting *gSetting `parser:"| @@"`
-}
+// gMember is a workflow member other than a state (states are split by
+// hand): a participle union of gEvent | gSetting. A union, not a struct of
+// alternatives, because each member is parsed on its own and a struct
+// around it cost a node, a capture and a copy of the member for nothing.
+type gMember interface{ member() }
+
+func (*gEvent) member()   {}
+func (*gSetting) member() {}
 
 type gEvent struct {
 	Pos    plexer.Position
@@ -102,12 +105,13 @@ type gSetting struct {
 	Value  *expr `parser:"@@ ';'"`
 }
 
-// gStateItem is one item of a state body.
-type gStateItem struct {
-	Subscribe *gSubscribe `parser:"  @@"`
-	Handler   *gHandler   `parser:"| @@"`
-	Setting   *gSetting   `parser:"| @@"`
-}
+// gStateItem is one item of a state body: a participle union of
+// gSubscribe | gHandler | gSetting (a union for gMember's reason).
+type gStateItem interface{ stateItem() }
+
+func (*gSubscribe) stateItem() {}
+func (*gHandler) stateItem()   {}
+func (*gSetting) stateItem()   {}
 
 type gSubscribe struct {
 	Pos        plexer.Position
@@ -195,8 +199,8 @@ var getParsers = sync.OnceValue(func() *parsers {
 	return &parsers{
 		enum:      participle.MustBuild[gEnum](opts...),
 		entity:    participle.MustBuild[gEntity](opts...),
-		member:    participle.MustBuild[gMember](opts...),
-		stateItem: participle.MustBuild[gStateItem](opts...),
+		member:    participle.MustBuild[gMember](append(opts, participle.Union[gMember](&gEvent{}, &gSetting{}))...),
+		stateItem: participle.MustBuild[gStateItem](append(opts, participle.Union[gStateItem](&gSubscribe{}, &gHandler{}, &gSetting{}))...),
 		stmt:      participle.MustBuild[gStmt](opts...),
 		attrs:     participle.MustBuild[gAttrLists](opts...),
 		entMember: participle.MustBuild[gEntityMember](opts...),
