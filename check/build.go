@@ -1,8 +1,10 @@
 package check
 
 import (
-	"github.com/wfc-lang/wfc/ast"
 	"slices"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 )
 
 // builder makes the model (model.go) from the tree and what the resolver
@@ -49,7 +51,14 @@ func (c *checker) buildModel() *Program {
 		for _, sec := range e.Decl.Security {
 			for _, r := range sec.Rules {
 				b.securityNames(e, r.When)
+				for _, op := range r.Ops {
+					c.word(op, vocab.KindSecurityOp)
+				}
 			}
+		}
+		b.attrs(e.Decl.Attrs, vocab.EntityAttrs)
+		for _, f := range e.Decl.Fields {
+			b.attrs(f.Attrs, vocab.FieldAttrs)
 		}
 	}
 	for _, w := range workflows {
@@ -83,6 +92,16 @@ func (b *builder) securityNames(e *Entity, x ast.Expr) {
 	case *ast.Call:
 		for _, a := range x.Args {
 			b.securityNames(e, a.Value)
+		}
+	}
+}
+
+// attrs records the attributes of a list that the context takes as
+// vocabulary words (`[Principal]` on a field is not one: WF1xx says so).
+func (b *builder) attrs(attrs []*ast.Attr, takes []vocab.Attr) {
+	for _, a := range attrs {
+		if a.Name != nil && slices.ContainsFunc(takes, func(t vocab.Attr) bool { return t.Name == a.Name.Name }) {
+			b.c.word(a.Name, vocab.KindAttr)
 		}
 	}
 }
@@ -219,6 +238,7 @@ func (wb *wfBuilder) settings(d *ast.Workflow) {
 		}
 	}
 	for _, s := range d.Settings {
+		wb.c.setting(s.Name, vocab.WorkflowSettings)
 		if s.Name == nil || s.Value == nil {
 			continue
 		}
@@ -273,6 +293,9 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 		s.Member = e.member(d.Name.Name)
 	}
 	for _, set := range d.Settings {
+		if d.Kind == ast.TerminalError {
+			wb.c.setting(set.Name, vocab.TerminalErrorSettings)
+		}
 		if set.Name != nil && set.Name.Name == "Message" && d.Kind == ast.TerminalError {
 			if lit, ok := ast.Unparen(set.Value).(*ast.StringLit); ok {
 				s.Message = lit.Value
@@ -335,6 +358,12 @@ var outcomeKindOf = map[string]OutcomeKind{"Exhausted": Exhausted, "Unassigned":
 
 func (wb *wfBuilder) milestone(s *State, sub *Subscription, d *ast.Milestone) *Milestone {
 	m := &Milestone{Decl: d, Subscription: sub, Kind: milestoneKindOf[d.Kind.Name], Consumer: wb.c.consumerAt[d]}
+	if m.Kind != 0 {
+		wb.c.word(d.Kind, vocab.KindMilestone)
+	}
+	for _, set := range d.Settings {
+		wb.c.setting(set.Name, vocab.MilestoneSettings)
+	}
 	if m.Consumer != nil {
 		m.Consumer.Milestone = m
 	}
@@ -345,6 +374,9 @@ func (wb *wfBuilder) milestone(s *State, sub *Subscription, d *ast.Milestone) *M
 			k = 0 // not this milestone's (WF117)
 		}
 		outcomes[i] = Outcome{Decl: od, Kind: k, Body: wb.block(s, nil, od.Body)}
+		if k != 0 {
+			wb.c.word(od.Name, vocab.KindOutcome)
+		}
 		m.Outcomes = append(m.Outcomes, &outcomes[i])
 	}
 	return m

@@ -105,6 +105,9 @@ func Check(prog *ast.Program) *Result {
 	}
 	c.res.Program = c.buildModel()
 	c.tests()
+	for _, w := range c.words {
+		c.res.Program.Info.Uses[w.id] = w.b
+	}
 	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res
@@ -133,8 +136,10 @@ type checker struct {
 	// consumerAt is the consumer of each milestone and step node, for
 	// the model.
 	consumerAt map[ast.Node]*Consumer
-	diags      diag.List
-	res        *Result
+	// words are the vocabulary words met so far (builtin.go).
+	words []wordUse
+	diags diag.List
+	res   *Result
 	// principal is the first [Principal] entity seen.
 	principal     *ast.Attr
 	principalFile string

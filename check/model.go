@@ -44,7 +44,9 @@ type Program struct {
 // *ast.Name) that refer to one (a `goto` target, `Initial`'s value, a type,
 // a subscribed event, a handler's name, a case label, `Tracks`' entity and
 // field, and a name in an entity's security condition that is one of its
-// fields). A name that did not resolve is in neither. A duplicate
+// fields), and each word of the language's vocabulary where it is written
+// in its place (a *Builtin: `Within`, `.MaxAttempts`, `FromSeconds`…). A
+// name that did not resolve is in neither. A duplicate
 // declaration (WF101) defines its own object; uses resolve to the first.
 type Info struct {
 	Defs map[*ast.Ident]Object
@@ -63,7 +65,7 @@ func (in *Info) ObjectOf(n ast.Node) Object {
 
 // Object is a named thing of the program: *Enum, *EnumMember, *Entity,
 // *Field, *Workflow, *State, *Event, *Param, *Subscription (by its alias),
-// *Step.
+// *Step, or *Builtin, a word of the language (builtin.go).
 type Object interface {
 	// Name is the identifier that declares the object (for a Step, nil).
 	Name() *ast.Ident

@@ -34,8 +34,6 @@ var factories = func() map[string]Shape {
 	return m
 }()
 
-var factoryNames = keys(factories)
-
 // Member is one fluent member of a policy: `.MaxAttempts(3)`.
 type Member struct {
 	Name *ast.Ident
@@ -86,10 +84,6 @@ const (
 
 // policy resolves a policy expression.
 func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
-	where, notPolicy := "`Backoff`", diag.WF107
-	if use == retryArg {
-		where, notPolicy = "`retry:`", diag.WF304
-	}
 	if e == nil || ast.HasBad(e) {
 		return nil
 	}
@@ -113,7 +107,11 @@ func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
 		case k == kInt || k == kDecimal:
 			hint = c.timeSpanHint(e) + " (a bare TimeSpan is a fixed policy)"
 		}
-		c.report(e.Rng(), notPolicy, "%s takes a Backoff policy, not %s: %s", where, k, hint)
+		if use == retryArg {
+			c.wf304(badCall{what: misuseNotPolicy, rng: e.Rng(), arg: e, hint: hint})
+		} else {
+			c.report(e.Rng(), diag.WF107, "%s", notPolicyMessage("`Backoff`", k, hint))
+		}
 		return nil
 	}
 	// Unwind the member chain from the outside in.
@@ -125,18 +123,18 @@ func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
 			// `Backoff.Exponential` without arguments, or `….Cap` without (…).
 			if sel, ok := x.(*ast.Selector); ok {
 				if n, ok := sel.X.(*ast.Name); ok && n.Name == "Backoff" {
-					c.report(sel.Range, diag.WF304, "`Backoff.%s` needs its interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", sel.Sel.Name, sel.Sel.Name)
+					c.wf304(badCall{what: misuseBare, rng: sel.Range, kind: vocab.KindFactory, name: sel.Sel.Name})
 				} else {
-					c.report(sel.Sel.Range, diag.WF304, "`.%s` needs its argument in parentheses, as in `.%s(…)`", sel.Sel.Name, sel.Sel.Name)
+					c.wf304(badCall{what: misuseBare, rng: sel.Sel.Range, kind: vocab.KindMember, name: sel.Sel.Name})
 				}
 			} else {
-				c.report(x.Rng(), diag.WF304, "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`")
+				c.wf304(badCall{what: misuseNotPolicy, rng: x.Rng()})
 			}
 			return nil
 		}
 		sel, ok := call.Fun.(*ast.Selector)
 		if !ok {
-			c.report(call.Range, diag.WF304, "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`")
+			c.wf304(badCall{what: misuseNotPolicy, rng: call.Range})
 			return nil
 		}
 		if n, ok := sel.X.(*ast.Name); ok && n.Name == "Backoff" {
@@ -170,13 +168,14 @@ func (c *checker) factory(p *Policy, call *ast.Call) {
 	name := p.Factory.Name
 	shape, ok := factories[name]
 	if !ok {
-		c.report(p.Factory.Range, diag.WF304, "unknown policy `Backoff.%s`: write `Backoff.Fixed`, `Backoff.Linear` or `Backoff.Exponential`%s", name, c.didYouMean(p.Factory.Range, name, factoryNames))
+		c.wf304(badCall{what: misuseUnknown, rng: p.Factory.Range, kind: vocab.KindFactory, name: name})
 		p.Valid = false
 		return
 	}
 	p.Shape = shape
+	c.word(p.Factory, vocab.KindFactory)
 	if len(call.Args) != 1 || call.Args[0].Label != nil {
-		c.report(call.Range, diag.WF304, "`Backoff.%s` takes one TimeSpan, the interval: write `Backoff.%s(TimeSpan.FromSeconds(2))`", name, name)
+		c.wf304(badCall{what: misuseArity, rng: call.Range, kind: vocab.KindFactory, name: name})
 		p.Valid = false
 		return
 	}
@@ -186,7 +185,7 @@ func (c *checker) factory(p *Policy, call *ast.Call) {
 		return
 	}
 	if !isTimeSpanExpr(arg) {
-		c.report(arg.Rng(), diag.WF304, "`Backoff.%s` expects a TimeSpan, not %s: %s", name, kindOfExpr(arg), c.timeSpanHint(arg))
+		c.wf304(badCall{what: misuseArgType, rng: arg.Rng(), kind: vocab.KindFactory, name: name, arg: arg, hint: c.timeSpanHint(arg)})
 		p.Valid = false
 		return
 	}
@@ -219,14 +218,12 @@ var memberSigs = func() map[string]string {
 	return m
 }()
 
-var memberNames = keys(memberSigs)
-
 // retriesMember reports `.Retries(n)`, a milestone setting written as a
 // policy member, with the fix that writes the same budget as
 // `.MaxAttempts(n+1)`: retries count the attempts after the first.
 func (c *checker) retriesMember(m *Member) {
 	n := m.Name.Name
-	d := c.report(m.Range, diag.WF304, "a policy has no `.%s(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.%s(n)` is `.MaxAttempts(n+1)`", n, n)
+	d := c.wf304(badCall{what: misuseRetries, rng: m.Range, kind: vocab.KindMember, name: n})
 	if n, ok := numLit(m.Arg); ok && !n.bad && n.isInt && n.rat.Sign() >= 0 && n.rat.Num().Int64() < math.MaxInt32 {
 		total := n.rat.Num().Int64() + 1
 		d.Fixes = append(d.Fixes, diag.Fix{
@@ -238,16 +235,17 @@ func (c *checker) retriesMember(m *Member) {
 
 func (c *checker) member(p *Policy, m *Member) {
 	name := m.Name.Name
-	sig, ok := memberSigs[name]
+	_, ok := memberSigs[name]
 	if !ok {
 		p.Valid, p.unknownMember = false, true
 		if name == "Retries" || name == "MaxRetries" {
 			c.retriesMember(m)
 			return
 		}
-		c.report(m.Name.Range, diag.WF304, "unknown policy member `.%s`: the members are `.MaxAttempts(int)`, `.Cap(TimeSpan)` and `.Jitter(decimal)`%s", name, c.didYouMean(m.Name.Range, name, memberNames))
+		c.wf304(badCall{what: misuseUnknown, rng: m.Name.Range, kind: vocab.KindMember, name: name})
 		return
 	}
+	c.word(m.Name, vocab.KindMember)
 	var prev *Member
 	switch name {
 	case "MaxAttempts":
@@ -274,7 +272,7 @@ func (c *checker) member(p *Policy, m *Member) {
 		p.JitterM = m
 	}
 	if m.Arg == nil {
-		c.report(m.Range, diag.WF304, "`.%s` takes one %s, as in %s", name, sig, memberExample(name))
+		c.wf304(badCall{what: misuseArity, rng: m.Range, kind: vocab.KindMember, name: name})
 		p.Valid = false
 		return
 	}
@@ -286,7 +284,7 @@ func (c *checker) member(p *Policy, m *Member) {
 	case "MaxAttempts":
 		n, ok := numLit(m.Arg)
 		if !ok || !n.isInt {
-			c.report(m.Arg.Rng(), diag.WF304, "`.MaxAttempts` expects an int (how many attempts in total), not %s: write %s", kindOfExpr(m.Arg), memberExample(name))
+			c.wf304(badCall{what: misuseArgType, rng: m.Arg.Rng(), kind: vocab.KindMember, name: name, arg: m.Arg})
 			p.Valid = false
 			return
 		}
@@ -300,7 +298,7 @@ func (c *checker) member(p *Policy, m *Member) {
 		p.MaxAttempts = v
 	case "Cap":
 		if !isTimeSpanExpr(m.Arg) {
-			c.report(m.Arg.Rng(), diag.WF304, "`.Cap` expects a TimeSpan, not %s: %s", kindOfExpr(m.Arg), c.timeSpanHint(m.Arg))
+			c.wf304(badCall{what: misuseArgType, rng: m.Arg.Rng(), kind: vocab.KindMember, name: name, arg: m.Arg, hint: c.timeSpanHint(m.Arg)})
 			p.Valid = false
 			return
 		}
@@ -318,7 +316,7 @@ func (c *checker) member(p *Policy, m *Member) {
 	case "Jitter":
 		n, ok := numLit(m.Arg)
 		if !ok {
-			c.report(m.Arg.Rng(), diag.WF304, "`.Jitter` expects a decimal fraction such as `0.2` (±20%%), not %s", kindOfExpr(m.Arg))
+			c.wf304(badCall{what: misuseArgType, rng: m.Arg.Rng(), kind: vocab.KindMember, name: name, arg: m.Arg})
 			p.Valid = false
 			return
 		}
@@ -335,16 +333,6 @@ func (c *checker) member(p *Policy, m *Member) {
 // once it knows no other budget (WF301) is the real problem.
 func (c *checker) oneAttempt(p *Policy) {
 	c.report(p.Max.Arg.Rng(), diag.WF308, "`MaxAttempts(1)`: the first try and no retries, so nothing is ever retried; write `.MaxAttempts(2)` or more to retry")
-}
-
-func memberExample(name string) string {
-	switch name {
-	case "MaxAttempts":
-		return "`.MaxAttempts(3)`"
-	case "Cap":
-		return "`.Cap(TimeSpan.FromMinutes(5))`"
-	}
-	return "`.Jitter(0.2)`"
 }
 
 // AttemptsBothWays counts a budget both ways, in total and in retries, as

@@ -8,7 +8,6 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check/timespan"
 	"github.com/wfc-lang/wfc/check/vocab"
-	"github.com/wfc-lang/wfc/diag"
 )
 
 // Durations live in package timespan, shared with codegen; these names stay
@@ -129,14 +128,15 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 		return -t, true
 	}
 	if sel, ok := e.(*ast.Selector); ok {
-		if sel.Sel.Name == "Zero" {
+		if sel.Sel.Name == vocab.ZeroName {
+			c.word(sel.Sel, vocab.KindUnit)
 			return 0, true
 		}
 		if _, isUnit := timeSpanUnits[sel.Sel.Name]; isUnit {
-			c.report(sel.Range, diag.WF304, "`TimeSpan.%s` needs its argument: write `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
+			c.wf304(badCall{what: misuseBare, rng: sel.Range, kind: vocab.KindUnit, name: sel.Sel.Name})
 			return 0, false
 		}
-		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), vocab.ZeroName)))
+		c.wf304(badCall{what: misuseUnknown, rng: sel.Sel.Range, kind: vocab.KindUnit, name: sel.Sel.Name})
 		return 0, false
 	}
 	call, ok := e.(*ast.Call)
@@ -149,17 +149,18 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	}
 	unit, ok := timeSpanUnits[sel.Sel.Name]
 	if !ok {
-		c.report(sel.Sel.Range, diag.WF304, "unknown `TimeSpan.%s`: write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays) or `TimeSpan.Zero`%s", sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, append(keys(timeSpanUnits), vocab.ZeroName)))
+		c.wf304(badCall{what: misuseUnknown, rng: sel.Sel.Range, kind: vocab.KindUnit, name: sel.Sel.Name})
 		return 0, false
 	}
+	c.word(sel.Sel, vocab.KindUnit)
 	if len(call.Args) != 1 || call.Args[0].Label != nil {
-		c.report(call.Range, diag.WF304, "`TimeSpan.%s` takes one number, as in `TimeSpan.%s(5)`", sel.Sel.Name, sel.Sel.Name)
+		c.wf304(badCall{what: misuseArity, rng: call.Range, kind: vocab.KindUnit, name: sel.Sel.Name})
 		return 0, false
 	}
 	n, ok := numLit(call.Args[0].Value)
 	if !ok {
 		if !ast.HasBad(call.Args[0].Value) {
-			c.report(call.Args[0].Range, diag.WF304, "`TimeSpan.%s` takes a number (an int or a decimal), as in `TimeSpan.%s(5)`; found `%s`", sel.Sel.Name, sel.Sel.Name, ast.Compact(c.file.Text(call.Args[0].Range)))
+			c.wf304(badCall{what: misuseArgType, rng: call.Args[0].Range, kind: vocab.KindUnit, name: sel.Sel.Name, arg: call.Args[0].Value})
 		}
 		return 0, false
 	}
@@ -174,7 +175,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 		q.Add(q, big.NewInt(int64(num.Sign())))
 	}
 	if !q.IsInt64() || q.Int64() == math.MinInt64 {
-		c.report(call.Range, diag.WF304, "`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(call.Range)))
+		c.wf304(badCall{what: misuseRange, rng: call.Range})
 		return 0, false
 	}
 	return q.Int64(), true
@@ -228,7 +229,7 @@ func isPolicyExpr(e ast.Expr) bool {
 // timeSpanHint suggests how to write a number as a TimeSpan.
 func (c *checker) timeSpanHint(e ast.Expr) string {
 	if n, ok := numLit(e); ok && !n.bad {
-		return fmt.Sprintf("write `TimeSpan.FromSeconds(%s)`", ast.Compact(c.file.Text(e.Rng())))
+		return fmt.Sprintf("write `TimeSpan.%s(%s)`", secondsUnit, ast.Compact(c.file.Text(e.Rng())))
 	}
-	return "write `TimeSpan.FromSeconds(n)` (or FromMilliseconds, FromMinutes, FromHours, FromDays)"
+	return writeDuration()
 }

@@ -2,14 +2,22 @@
 // settings each context takes with their types, the milestone kinds and
 // their outcomes, the Backoff factories and members with their signatures,
 // the TimeSpan units, the attributes and the security operations
-// (docs/language.md). The checker reads it to say what is unknown and to
-// suggest what is close; the language server's completion reads it to
-// offer names. A word added here is known to both.
+// (docs/language.md), each with the one-line meaning that users read.
+//
+// Everything that names the vocabulary reads it from here: the checker to
+// say what is unknown and to suggest what is close; the language server's
+// completion to offer names and its hover to explain them; `wfc explain` to
+// explain a word; and the editor grammar's tests, which are generated from
+// it (Words). A word added here is known to all of them.
 //
 // Everything here is read-only after initialisation.
 package vocab
 
-import "github.com/wfc-lang/wfc/check/timespan"
+import (
+	"strings"
+
+	"github.com/wfc-lang/wfc/check/timespan"
+)
 
 // Type is the type of a setting's value or an argument.
 type Type uint8
@@ -39,15 +47,26 @@ func (t Type) String() string {
 type Setting struct {
 	Name string
 	Type Type
+	Doc  string
 }
 
 // The settings of each context, in the order docs/language.md gives them.
 var (
-	WorkflowSettings  = []Setting{{"Tracks", EntityField}, {"Autostart", Bool}, {"Initial", StateName}}
-	MilestoneSettings = []Setting{{"Within", TimeSpan}, {"Retries", Int}, {"Backoff", Policy}}
+	WorkflowSettings = []Setting{
+		{"Tracks", EntityField, "an enum-typed field that mirrors the run's state: every state must then be a member of that enum"},
+		{"Autostart", Bool, "whether the runtime starts a run by itself (otherwise something starts it)"},
+		{"Initial", StateName, "the state a run starts in; required, and not a terminal state"},
+	}
+	MilestoneSettings = []Setting{
+		{"Within", TimeSpan, "required: the length of one window"},
+		{"Retries", Int, "how many further windows follow the first (default 0); or budget with `.MaxAttempts(n)` on the policy, never both"},
+		{"Backoff", Policy, "the wait between one window passing and the next one opening; a bare TimeSpan means `Backoff.Fixed` of it"},
+	}
 	// TerminalErrorSettings are a `terminal error` state's; other states
 	// take none.
-	TerminalErrorSettings = []Setting{{"Message", String}}
+	TerminalErrorSettings = []Setting{
+		{"Message", String, "the message the run ends with (default: \"ended in state X\")"},
+	}
 )
 
 // Names lists the names of settings, in order.
@@ -62,16 +81,26 @@ func Names(ss []Setting) []string {
 // Milestone is a milestone kind and its outcomes: Exhausted, and the one
 // that ends its last window (Final).
 type Milestone struct {
-	Kind  string
-	Final string
+	Kind     string
+	Final    string
+	Doc      string // what the kind waits for
+	FinalDoc string // when Final runs
 }
 
 // Exhausted is the outcome every milestone has: the policy's attempts are
 // used up.
 const Exhausted = "Exhausted"
 
+// ExhaustedDoc says when Exhausted runs.
+const ExhaustedDoc = "runs when the milestone's last window passes unmet, before the kind's own outcome"
+
 // Milestones are the milestone kinds.
-var Milestones = []Milestone{{"Assigned", "Unassigned"}, {"Finished", "Unfinished"}}
+var Milestones = []Milestone{
+	{"Assigned", "Unassigned", "a deadline for the subscription's slot to be taken",
+		"runs after `Exhausted` when the last window passed and the slot was never taken; its `goto` says where the run goes next"},
+	{"Finished", "Unfinished", "a deadline for the subscribed event to arrive",
+		"runs after `Exhausted` when the last window passed and the event never arrived; its `goto` says where the run goes next"},
+}
 
 // MilestoneOf returns the milestone kind named kind.
 func MilestoneOf(kind string) (Milestone, bool) {
@@ -109,19 +138,34 @@ type Factory struct {
 	Name  string
 	Shape Shape
 	Arg   Type // its one argument, the interval
+	Doc   string
 }
 
 // Factories are Backoff's factories.
-var Factories = []Factory{{"Fixed", Fixed, TimeSpan}, {"Linear", Linear, TimeSpan}, {"Exponential", Exponential, TimeSpan}}
+var Factories = []Factory{
+	{"Fixed", Fixed, TimeSpan, "waits the interval before every retry: i, i, i …"},
+	{"Linear", Linear, TimeSpan, "waits the interval times the retry's number: i, 2i, 3i …"},
+	{"Exponential", Exponential, TimeSpan, "doubles the wait on every retry: i, 2i, 4i, 8i …"},
+}
 
 // Member is a policy member `.Name(arg)`.
 type Member struct {
 	Name string
 	Arg  Type
+	Doc  string
+	// ArgNoun says what the argument is, after "one" or "expects": "int
+	// (how many attempts in total)"; Example is an argument as written.
+	ArgNoun, Example string
 }
 
 // Members are a policy's members.
-var Members = []Member{{"MaxAttempts", Int}, {"Cap", TimeSpan}, {"Jitter", Decimal}}
+var Members = []Member{
+	{"MaxAttempts", Int, "the attempts in total, the first one included: `.MaxAttempts(3)` is the first try and 2 retries",
+		"int (how many attempts in total)", "3"},
+	{"Cap", TimeSpan, "no single wait is longer than this (applied after jitter)", "TimeSpan", "TimeSpan.FromMinutes(5)"},
+	{"Jitter", Decimal, "each wait w becomes uniform in [w·(1-f), w·(1+f)), then capped; f is in [0, 1]",
+		"decimal fraction such as `0.2` (±20%)", "0.2"},
+}
 
 // FactoryNames and MemberNames list the names, in order.
 func FactoryNames() []string {
@@ -172,14 +216,196 @@ func TimeSpanMembers() []string {
 type Attr struct {
 	Name string
 	Arg  Type
+	Doc  string
 }
 
 // The attributes of entities and of fields. MaxLength and MinLength apply
 // to string fields only.
 var (
-	EntityAttrs = []Attr{{"Principal", 0}}
-	FieldAttrs  = []Attr{{"Required", 0}, {"MaxLength", Int}, {"MinLength", Int}}
+	EntityAttrs = []Attr{{"Principal", 0, "the entity the runtime's security context identifies; at most one per program"}}
+	FieldAttrs  = []Attr{
+		{"Required", 0, "the field must have a value"},
+		{"MaxLength", Int, "a string field's greatest length, a positive int"},
+		{"MinLength", Int, "a string field's least length, a positive int"},
+	}
 )
 
 // SecurityOps are the operations security rules allow or deny.
 var SecurityOps = []string{"read", "create", "update", "delete"}
+
+// WordKind says what a vocabulary word is.
+type WordKind uint8
+
+const (
+	KindSetting WordKind = iota + 1
+	KindMilestone
+	KindOutcome
+	KindFactory
+	KindMember
+	KindUnit
+	KindAttr
+	KindSecurityOp
+)
+
+var wordKindNames = [...]string{KindSetting: "setting", KindMilestone: "milestone", KindOutcome: "milestone outcome",
+	KindFactory: "Backoff factory", KindMember: "policy member", KindUnit: "TimeSpan unit", KindAttr: "attribute",
+	KindSecurityOp: "security operation"}
+
+func (k WordKind) String() string {
+	if k != 0 && int(k) < len(wordKindNames) {
+		return wordKindNames[k]
+	}
+	return "unknown"
+}
+
+// Word is one entry of the vocabulary as hover and `wfc explain` show it.
+type Word struct {
+	Kind WordKind
+	// Name is the word as a token: `Within`, `Linear`, `MaxAttempts`,
+	// `FromSeconds`, `Required`, `read`.
+	Name string
+	// Qualified is how it is written in full and looked up:
+	// `Backoff.Linear`, `.MaxAttempts`, `TimeSpan.FromSeconds`, `Within`.
+	Qualified string
+	// Signature is how it is written, with its types:
+	// `Backoff.Linear(TimeSpan interval)`, `Within = TimeSpan;`.
+	Signature string
+	// Context is where it may be written: "a milestone", "a policy".
+	Context string
+	Doc     string
+	// Example is the word written in full: `Backoff.Linear(TimeSpan.FromSeconds(2))`,
+	// `.MaxAttempts(3)`, `TimeSpan.FromSeconds(5)`, `Within = TimeSpan.FromMinutes(5);`.
+	Example string
+	// ArgNoun is what a callable word's one argument is ("TimeSpan, the
+	// interval"; "" for words that take none).
+	ArgNoun string
+}
+
+// settingExamples are a value of each setting's type, for examples.
+var settingExamples = map[Type]string{Bool: "true", Int: "2", String: "\"…\"", TimeSpan: "TimeSpan.FromMinutes(5)",
+	Policy: "Backoff.Exponential(TimeSpan.FromSeconds(2))", StateName: "Open", EntityField: "Order.Status"}
+
+// Words is the whole vocabulary, one Word per entry, in table order.
+func Words() []Word {
+	var out []Word
+	settings := func(ss []Setting, ctx string) {
+		for _, s := range ss {
+			out = append(out, Word{Kind: KindSetting, Name: s.Name, Qualified: s.Name, Signature: s.Name + " = " + s.Type.String() + ";",
+				Context: ctx, Doc: s.Doc, Example: s.Name + " = " + settingExamples[s.Type] + ";"})
+		}
+	}
+	settings(WorkflowSettings, "a workflow")
+	settings(MilestoneSettings, "a milestone (`Assigned { … }`, `Finished { … }`)")
+	settings(TerminalErrorSettings, "a `terminal error` state")
+	for _, m := range Milestones {
+		out = append(out, Word{Kind: KindMilestone, Name: m.Kind, Qualified: m.Kind, Signature: m.Kind + " { Within = …; }",
+			Context: "a subscription", Doc: m.Doc, Example: m.Kind + " { Within = TimeSpan.FromMinutes(5); " + m.Final + " { goto Late; } }"})
+	}
+	out = append(out, Word{Kind: KindOutcome, Name: Exhausted, Qualified: Exhausted, Signature: Exhausted + " { … }",
+		Context: "a milestone", Doc: ExhaustedDoc, Example: Exhausted + " { Mail.Send(\"late\"); }"})
+	for _, m := range Milestones {
+		out = append(out, Word{Kind: KindOutcome, Name: m.Final, Qualified: m.Final, Signature: m.Final + " { … }",
+			Context: article(m.Kind) + " `" + m.Kind + "` milestone", Doc: m.FinalDoc, Example: m.Final + " { goto Late; }"})
+	}
+	for _, f := range Factories {
+		q := "Backoff." + f.Name
+		out = append(out, Word{Kind: KindFactory, Name: f.Name, Qualified: q, Signature: q + "(" + f.Arg.String() + " interval)",
+			Context: "a `Backoff =` setting or a step's `retry:`", Doc: f.Doc, Example: q + "(TimeSpan.FromSeconds(2))",
+			ArgNoun: f.Arg.String() + " (the interval)"})
+	}
+	for _, m := range Members {
+		out = append(out, Word{Kind: KindMember, Name: m.Name, Qualified: "." + m.Name, Signature: "." + m.Name + "(" + m.Arg.String() + ")",
+			Context: "a Backoff policy", Doc: m.Doc, Example: "." + m.Name + "(" + m.Example + ")", ArgNoun: m.ArgNoun})
+	}
+	for _, u := range Units {
+		unit := strings.ToLower(strings.TrimPrefix(u.Name, "From"))
+		q := "TimeSpan." + u.Name
+		out = append(out, Word{Kind: KindUnit, Name: u.Name, Qualified: q, Signature: q + "(int or decimal)", Context: "a duration",
+			Doc:     "a duration of n " + unit + ", exact to the 100 ns tick (rounded to the nearest, halves away from zero)",
+			Example: q + "(5)", ArgNoun: "number (an int or a decimal)"})
+	}
+	out = append(out, Word{Kind: KindUnit, Name: ZeroName, Qualified: "TimeSpan." + ZeroName, Signature: "TimeSpan." + ZeroName,
+		Context: "a duration", Doc: "the duration 0", Example: "TimeSpan." + ZeroName})
+	attrs := func(as []Attr, ctx, target string) {
+		for _, a := range as {
+			sig, ex := "["+a.Name+"]", "["+a.Name+"]"
+			if a.Arg != 0 {
+				sig, ex = "["+a.Name+"("+a.Arg.String()+")]", "["+a.Name+"(80)]"
+			}
+			out = append(out, Word{Kind: KindAttr, Name: a.Name, Qualified: a.Name, Signature: sig, Context: ctx, Doc: a.Doc,
+				Example: ex + " " + target})
+		}
+	}
+	attrs(EntityAttrs, "an entity", "entity User { … }")
+	attrs(FieldAttrs, "a field", "string Title;")
+	for _, op := range SecurityOps {
+		out = append(out, Word{Kind: KindSecurityOp, Name: op, Qualified: op, Signature: "allow " + op + ";",
+			Context: "a security rule (`allow`, `deny`)", Example: "allow " + op + " when IsAuthenticated;",
+			Doc: "the " + op + " operation on the entity, allowed or denied by the rule, optionally `when` a condition holds"})
+	}
+	return out
+}
+
+// Named returns the word of kind k named name (as a token), if any.
+func Named(k WordKind, name string) (Word, bool) {
+	for _, w := range Words() {
+		if w.Kind == k && w.Name == name {
+			return w, true
+		}
+	}
+	return Word{}, false
+}
+
+// OfKind returns the words of kind k, in table order.
+func OfKind(k WordKind) []Word {
+	var out []Word
+	for _, w := range Words() {
+		if w.Kind == k {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Sentence is the word's Doc as a sentence: capitalised, with a full stop.
+func (w Word) Sentence() string {
+	s := Capitalise(w.Doc)
+	if s != "" && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "…") {
+		s += "."
+	}
+	return s
+}
+
+// Capitalise upper-cases the first letter of s (ASCII).
+func Capitalise(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// Lookup finds a word by how it is written: qualified (`Backoff.Linear`,
+// `TimeSpan.FromSeconds`, `.MaxAttempts`) or, where that is unambiguous,
+// bare (`Linear`, `MaxAttempts`, `Within`). Case matters, as in source.
+func Lookup(s string) (Word, bool) {
+	var found []Word
+	for _, w := range Words() {
+		if w.Qualified == s {
+			return w, true
+		}
+		if w.Name == strings.TrimPrefix(s, ".") {
+			found = append(found, w)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return Word{}, false
+}

@@ -8,18 +8,27 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/suggest"
 )
 
 func newExplainCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
-		Use:   "explain [CODE]",
-		Short: "Explain a diagnostic code, with a wrong and a corrected example; without CODE, list the codes",
-		Args:  atMostOne("CODE"),
+		Use:   "explain [CODE | WORD]",
+		Short: "Explain a diagnostic code (with a wrong and a corrected example) or a word of the language; without one, list the codes",
+		Long: "Explain a diagnostic code, such as WF301 or 301, with a wrong and a corrected example;\n" +
+			"or a word of the language's vocabulary — a setting (Within), a Backoff factory (Backoff.Linear),\n" +
+			"a policy member (MaxAttempts), a TimeSpan unit (TimeSpan.FromSeconds), a milestone, an outcome,\n" +
+			"an attribute or a security operation. Without an argument, list the codes.",
+		Args: atMostOne("CODE or WORD"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			var out []string
 			for _, c := range diag.Codes {
 				out = append(out, string(c.Code)+"\t"+c.Title)
+			}
+			for _, w := range vocab.Words() {
+				out = append(out, w.Qualified+"\t"+w.Kind.String())
 			}
 			return out, cobra.ShellCompDirectiveNoFileComp
 		},
@@ -27,18 +36,42 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 			if len(args) == 0 {
 				return listCodes(stdout)
 			}
-			code := strings.ToUpper(strings.TrimSpace(args[0]))
+			arg := strings.TrimSpace(args[0])
+			if w, ok := vocab.Lookup(arg); ok {
+				return explainWord(stdout, w)
+			}
+			code := strings.ToUpper(arg)
 			if !strings.HasPrefix(code, "WF") {
 				code = "WF" + code
 			}
 			c, ok := diag.Lookup(diag.ID(code))
 			if !ok {
-				return fmt.Errorf("unknown code %q: codes run from WF001 to %s (`wfc explain` lists them)", args[0], diag.Codes[len(diag.Codes)-1].Code)
+				return fmt.Errorf("unknown code or word %q: codes run from WF001 to %s (`wfc explain` lists them); words are the language's settings, Backoff factories and members, TimeSpan units, milestones, outcomes, attributes and security operations%s",
+					args[0], diag.Codes[len(diag.Codes)-1].Code, suggestWord(arg))
 			}
 			_, err := io.WriteString(stdout, c.Help())
 			return err
 		},
 	}
+}
+
+// explainWord prints a vocabulary word: its signature, what it is, where
+// it is written and what it means — the words the editor's hover shows.
+func explainWord(w io.Writer, word vocab.Word) error {
+	_, err := fmt.Fprintf(w, "%s\n  %s, written in %s.\n\n  %s\n\n  For example: %s\n", word.Signature, vocab.Capitalise(word.Kind.String()), word.Context, word.Sentence(), word.Example)
+	return err
+}
+
+// suggestWord is ": did you mean X?" for the closest vocabulary word, or "".
+func suggestWord(arg string) string {
+	var names []string
+	for _, w := range vocab.Words() {
+		names = append(names, w.Qualified)
+	}
+	if best := suggest.Closest(arg, names); best != "" {
+		return fmt.Sprintf("; did you mean %s?", best)
+	}
+	return ""
 }
 
 // listCodes prints one line per code: code, severity, title.

@@ -34,7 +34,8 @@ func golden(t *testing.T, name, got string) {
 }
 
 // TestHoverGolden keeps the rendered hovers (a schedule with jitter and a
-// step, a declaration, a code) in a golden file.
+// step, a declaration, a code, words of the vocabulary alone and inside a
+// policy) in a golden file.
 func TestHoverGolden(t *testing.T) {
 	src := strings.Replace(flowWF, ".Cap(TimeSpan.FromHours(1))", ".Cap(TimeSpan.FromHours(1)).Jitter(0.2)", 1)
 	src = strings.Replace(src, "Retry { goto Queued; }",
@@ -47,7 +48,8 @@ func TestHoverGolden(t *testing.T) {
 	for _, h := range []struct {
 		needle string
 		delta  int
-	}{{"Finished", 0}, {"Workflow.Once", 0}, {"Backoff.Linear", 0}, {"Escalated; }", 0}, {"Worker(", 0}, {"WF310", 0}} {
+	}{{"Finished", 0}, {"Workflow.Once", 0}, {"Backoff.Linear", 0}, {"Escalated; }", 0}, {"Worker(", 0}, {"WF310", 0},
+		{"Within", 0}, {"Tracks", 0}, {"Message", 0}, {"Unfinished", 0}, {"FromSeconds(2)", 0}, {"Jitter", 0}} {
 		p := at(src, h.needle, 0, h.delta)
 		res, err := c.srv.Hover(c.ctx, &protocol.HoverParams{TextDocumentPositionParams: docPos(c, "flow.wf", p.Line, p.Character)})
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
@@ -39,13 +40,21 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		rg := t.rng(r, sn.enc)
 		return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: text}, Range: &rg}
 	}
+	word := sn.index().wordAt(name, off)
 	if sc, r := scheduleAt(sn, name, off); sc != nil {
+		if word != nil {
+			// The word first, then the table it is part of.
+			return md(wordMarkdown(word.b.Word)+"\n\n---\n\n"+scheduleMarkdown(sc), word.rng), nil
+		}
 		return md(scheduleMarkdown(sc), r), nil
 	}
 	if code, r := codeAt(t.src, off); code != "" {
 		if c, ok := diag.Lookup(diag.ID(code)); ok {
 			return md(fmt.Sprintf("**%s** %s\n\n```text\n%s```", c.Code, c.Title, c.Help()), r), nil
 		}
+	}
+	if word != nil {
+		return md(wordMarkdown(word.b.Word), word.rng), nil
 	}
 	if o != nil {
 		return md(codeBlock("wfc", declLine(sn, o)), o.rng), nil
@@ -109,6 +118,15 @@ func consumerHead(sn *snapshot, c *check.Consumer) (diag.Range, bool) {
 	}
 	return byteRange(src.src, s, s+len(word)), true
 }
+
+// wordMarkdown explains a word of the language's vocabulary, from the
+// table the checker reads (check/vocab): its signature, what it is, where
+// it is written and what it means.
+func wordMarkdown(w vocab.Word) string {
+	return fmt.Sprintf("%s\n\n%s, written in %s.\n\n%s", codeBlock("wfc", w.Signature), capitalise(w.Kind.String()), w.Context, w.Sentence())
+}
+
+func capitalise(s string) string { return vocab.Capitalise(s) }
 
 // scheduleMarkdown renders the `wfc schedule` table of one consumer.
 func scheduleMarkdown(s *codegen.Schedule) string {

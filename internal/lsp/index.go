@@ -50,6 +50,16 @@ type index struct {
 	prog   *check.Program
 	occ    []occurrence // sorted by file, then offset
 	byName map[symbol][]int
+	// words are the vocabulary words the checker recognised
+	// (check.Builtin), sorted by file, then offset: hover explains them.
+	words []wordOcc
+}
+
+// wordOcc is one vocabulary word of the source.
+type wordOcc struct {
+	file string
+	rng  diag.Range
+	b    *check.Builtin
 }
 
 func (ix *index) add(o occurrence) { ix.occ = append(ix.occ, o) }
@@ -99,6 +109,13 @@ func buildIndex(prog *ast.Program, model *check.Program) *index {
 	for i, o := range ix.occ {
 		ix.byName[o.sym] = append(ix.byName[o.sym], i)
 	}
+	sort.SliceStable(ix.words, func(i, j int) bool {
+		a, b := ix.words[i], ix.words[j]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		return a.rng.Start.Offset < b.rng.Start.Offset
+	})
 	return ix
 }
 
@@ -110,7 +127,11 @@ func (ix *index) ident(file string, id *ast.Ident) {
 		}
 		return
 	}
-	if o := ix.prog.Info.Uses[id]; o != nil {
+	switch o := ix.prog.Info.Uses[id].(type) {
+	case nil:
+	case *check.Builtin:
+		ix.words = append(ix.words, wordOcc{file, id.Range, o})
+	default:
 		ix.use(file, id.Range, o)
 	}
 }
@@ -272,6 +293,18 @@ func (ix *index) at(file string, off int) *occurrence {
 		if int(o.rng.Start.Offset) <= off && off <= int(o.rng.End.Offset) {
 			return o
 		}
+	}
+	return nil
+}
+
+// wordAt returns the vocabulary word at off in file, or nil.
+func (ix *index) wordAt(file string, off int) *wordOcc {
+	i := sort.Search(len(ix.words), func(i int) bool {
+		w := ix.words[i]
+		return w.file > file || (w.file == file && int(w.rng.End.Offset) >= off)
+	})
+	if i < len(ix.words) && ix.words[i].file == file && int(ix.words[i].rng.Start.Offset) <= off {
+		return &ix.words[i]
 	}
 	return nil
 }

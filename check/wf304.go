@@ -1,0 +1,142 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// WF304 is one code for every way a word of the vocabulary that takes an
+// argument — a Backoff factory, a policy member, a TimeSpan unit — is
+// written wrong. It is built here and nowhere else, from the vocabulary
+// table, so that its messages name the same words, signatures and examples
+// as completion, hover and `wfc explain`, and a word added to the table is
+// named by every message without another edit.
+
+// misuse is what is wrong with a vocabulary call.
+type misuse uint8
+
+const (
+	misuseUnknown   misuse = iota + 1 // the name is no word of its namespace: `Backoff.Exponental`, `.Limit`, `TimeSpan.FromSecs`
+	misuseBare                        // written without its parentheses: `Backoff.Linear`, `.Cap`, `TimeSpan.FromSeconds`
+	misuseArity                       // not exactly one unlabelled argument
+	misuseArgType                     // its argument is of the wrong kind
+	misuseRange                       // a duration beyond TimeSpan's range
+	misuseNotPolicy                   // not a Backoff policy at all
+	misuseRetries                     // `.Retries(n)` or `.MaxRetries(n)`: the budget counted the other way
+)
+
+// badCall is one WF304: what is wrong, where, and with which word.
+type badCall struct {
+	what misuse
+	rng  diag.Range
+	// kind is the namespace (factory, member, unit); name the word as
+	// written; arg the argument, for misuseArgType.
+	kind vocab.WordKind
+	name string
+	arg  ast.Expr
+	// hint overrides the "write …" of misuseArgType, where the argument
+	// itself says what was meant (`Cap(60)` → `TimeSpan.FromSeconds(60)`).
+	hint string
+}
+
+// notPolicyText is the message of an expression that is no policy at all.
+const notPolicyText = "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`"
+
+// notPolicyMessage is the message of a value that is no policy where one
+// is expected (where: "`retry:`" for WF304, "`Backoff`" for WF107).
+func notPolicyMessage(where string, k vkind, write string) string {
+	return fmt.Sprintf("%s takes a Backoff policy, not %s: %s", where, k, write)
+}
+
+// wf304 reports b. A did-you-mean rides on an unknown name.
+func (c *checker) wf304(b badCall) *diag.Diagnostic {
+	msg, h := c.wf304Message(b)
+	return c.report(b.rng, diag.WF304, "%s%s", msg, h)
+}
+
+// wf304Message is b's message and, for an unknown name, the did-you-mean
+// that ends it and carries its fix.
+func (c *checker) wf304Message(b badCall) (string, hint) {
+	if b.what == misuseNotPolicy {
+		if b.arg != nil {
+			return notPolicyMessage("`retry:`", kindOfExpr(b.arg), b.hint), hint{}
+		}
+		return notPolicyText, hint{}
+	}
+	if b.what == misuseRetries {
+		return fmt.Sprintf("a policy has no `.%s(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.%s(n)` is `.MaxAttempts(n+1)`", b.name, b.name), hint{}
+	}
+	if b.what == misuseRange {
+		return fmt.Sprintf("`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(b.rng))), hint{}
+	}
+	w, known := vocab.Named(b.kind, b.name)
+	if b.what == misuseUnknown || !known {
+		return c.unknownWord(b)
+	}
+	switch b.what {
+	case misuseBare:
+		return fmt.Sprintf("`%s` needs its argument in parentheses: write `%s`", w.Qualified, w.Example), hint{}
+	case misuseArity:
+		return fmt.Sprintf("`%s` takes one %s, as in `%s`", w.Qualified, w.ArgNoun, w.Example), hint{}
+	case misuseArgType:
+		write := b.hint
+		if write == "" {
+			write = fmt.Sprintf("write `%s`", w.Example)
+		}
+		return fmt.Sprintf("`%s` expects %s %s, not %s: %s", w.Qualified, vocabArticle(w.ArgNoun), w.ArgNoun, kindOfExpr(b.arg), write), hint{}
+	}
+	return fmt.Sprintf("`%s` is written wrong: write `%s`", w.Qualified, w.Example), hint{}
+}
+
+// unknownWord names the words of the namespace and the closest one.
+func (c *checker) unknownWord(b badCall) (string, hint) {
+	words := vocab.OfKind(b.kind)
+	var names, shown []string
+	for _, w := range words {
+		names = append(names, w.Name)
+	}
+	switch b.kind {
+	case vocab.KindFactory:
+		for _, w := range words {
+			shown = append(shown, w.Qualified)
+		}
+		return fmt.Sprintf("unknown policy `Backoff.%s`: write %s", b.name, orList(shown)), c.didYouMean(b.rng, b.name, names)
+	case vocab.KindMember:
+		for _, w := range words {
+			shown = append(shown, w.Signature)
+		}
+		return fmt.Sprintf("unknown policy member `.%s`: the members are %s", b.name, joinList(shown, "and")), c.didYouMean(b.rng, b.name, names)
+	}
+	return fmt.Sprintf("unknown `TimeSpan.%s`: %s or `TimeSpan.%s`", b.name, writeDuration(), vocab.ZeroName), c.didYouMean(b.rng, b.name, names)
+}
+
+// writeDuration is how a message says to write a duration, from the
+// vocabulary's units: "write `TimeSpan.FromSeconds(n)` (or FromMilliseconds,
+// FromMinutes, FromHours, FromDays)".
+func writeDuration() string { return writeDurationOf("n") }
+
+// writeDurationOf is writeDuration with the number written: `FromSeconds(60)`.
+func writeDurationOf(n string) string {
+	var others []string
+	for _, u := range vocab.Units {
+		if u.Name != secondsUnit {
+			others = append(others, u.Name)
+		}
+	}
+	return fmt.Sprintf("write `TimeSpan.%s(%s)` (or %s)", secondsUnit, n, strings.Join(others, ", "))
+}
+
+// secondsUnit is the unit messages suggest first.
+const secondsUnit = "FromSeconds"
+
+// vocabArticle is "an" before a vowel sound ("an int"), else "a".
+func vocabArticle(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
+		return "an"
+	}
+	return "a"
+}
