@@ -80,6 +80,9 @@ type window struct {
 	lex    plexer.PeekingLexer
 	lo, hi int
 	ok     bool
+	// piece is the copy handed to the parse of the current piece; kept
+	// here, not allocated per piece (pieces are parsed one at a time).
+	piece plexer.PeekingLexer
 }
 
 // lexAt returns a PeekingLexer whose next token is s.lo, for a parse of
@@ -102,8 +105,8 @@ func (cp *chunkParser) lexAt(s span) (pl *plexer.PeekingLexer, want int, ok bool
 	for w.lo+w.lex.Cursor() < s.lo {
 		w.lex.Next()
 	}
-	l := w.lex
-	return &l, s.hi - w.lo, true
+	w.piece = w.lex
+	return &w.piece, s.hi - w.lo, true
 }
 
 // parsePiece parses piece s with p: from the chunk's window when that
