@@ -40,19 +40,16 @@ func (n *name) Parse(lex *plexer.PeekingLexer) error {
 	return nil
 }
 
+// gEnum and gEntity match their name without capturing it, and have no
+// positions: parseEnum and parseEntity take both from the tokens, and a
+// capture is a node, a record and a copy per declaration.
 type gEnum struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
-	Name    *name       `parser:"'enum' @@ '{'"`
-	Members enumMembers `parser:"@@ '}'"`
+	Members enumMembers `parser:"'enum' Ident '{' @@ '}'"`
 }
 
 type gEntity struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
 	Attrs   []*attrList      `parser:"@@*"`
-	Name    *name            `parser:"'entity' @@ '{'"`
-	Members []*gEntityMember `parser:"@@* '}'"`
+	Members []*gEntityMember `parser:"'entity' Ident '{' @@* '}'"`
 }
 
 type gEntityMember struct {
