@@ -238,9 +238,9 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 	}
 	switch g := (*g).(type) {
 	case *gEvent:
-		w.Events = append(w.Events, cp.convEvent(g))
+		w.Events = append(w.Events, cp.convEvent(g, cp.spanRange(m.lo, m.hi)))
 	case *gSetting:
-		w.Settings = append(w.Settings, cp.convSetting(g))
+		w.Settings = append(w.Settings, cp.convSetting(g, cp.spanRange(m.lo, m.hi)))
 	}
 }
 
@@ -285,11 +285,11 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 		if err == nil {
 			switch g := (*g).(type) {
 			case *gSubscribe:
-				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g))
+				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g, cp.spanRange(it.lo, it.hi)))
 			case *gHandler:
-				st.Handlers = append(st.Handlers, cp.convHandler(g))
+				st.Handlers = append(st.Handlers, cp.convHandler(g, cp.spanRange(it.lo, it.hi)))
 			case *gSetting:
-				st.Settings = append(st.Settings, cp.convSetting(g))
+				st.Settings = append(st.Settings, cp.convSetting(g, cp.spanRange(it.lo, it.hi)))
 			}
 			return
 		}

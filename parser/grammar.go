@@ -80,7 +80,10 @@ type gField struct {
 }
 
 // gMember is a workflow member other than a state (states are split by
-// hand): a participle union of gEvent | gSetting. A union, not a struct of
+// hand): a participle union of gEvent | gSetting. The members of gMember
+// and gStateItem have no positions: each is a whole piece, converted only
+// when it parsed, so its range is the piece's (a position is an
+// allocation and a reflective store per node). A union, not a struct of
 // alternatives, because each member is parsed on its own and a struct
 // around it cost a node, a capture and a copy of the member for nothing.
 type gMember interface{ member() }
@@ -89,17 +92,13 @@ func (*gEvent) member()   {}
 func (*gSetting) member() {}
 
 type gEvent struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
 	Name   *name   `parser:"'event' @@"`
 	Params *params `parser:"@@ ';'"`
 }
 
 type gSetting struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Name   *name `parser:"@@ '='"`
-	Value  *expr `parser:"@@ ';'"`
+	Name  *name `parser:"@@ '='"`
+	Value *expr `parser:"@@ ';'"`
 }
 
 // gStateItem is one item of a state body: a participle union of
@@ -111,8 +110,6 @@ func (*gHandler) stateItem()   {}
 func (*gSetting) stateItem()   {}
 
 type gSubscribe struct {
-	Pos        plexer.Position
-	EndPos     plexer.Position
 	Event      *name         `parser:"'subscribe' @@"`
 	Params     *params       `parser:"@@"`
 	Alias      *name         `parser:"( 'as' @@ )?"`
@@ -136,8 +133,6 @@ type gMItem struct {
 }
 
 type gHandler struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
 	Name   *name   `parser:"'on' @@"`
 	Params *params `parser:"@@?"`
 	Body   *gBlock `parser:"@@"`
