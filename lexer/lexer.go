@@ -50,11 +50,18 @@ type Token struct {
 // MaxFileSize is the largest source the lexer accepts: positions are 32-bit.
 const MaxFileSize = math.MaxInt32 - 1
 
-var keywords = map[string]bool{
-	"enum": true, "entity": true, "workflow": true, "event": true, "state": true,
-	"terminal": true, "subscribe": true, "as": true, "on": true, "goto": true,
-	"default": true, "security": true, "allow": true, "deny": true, "when": true,
-	"true": true, "false": true,
+// isKeyword reports whether word is a reserved word of the language. It
+// is the lexer's test for every name, so it is a switch (compiled to a
+// search by length and bytes), not a map lookup that hashes the word.
+func isKeyword(word string) bool {
+	switch word {
+	case "enum", "entity", "workflow", "event", "state",
+		"terminal", "subscribe", "as", "on", "goto",
+		"default", "security", "allow", "deny", "when",
+		"true", "false":
+		return true
+	}
+	return false
 }
 
 // Result is the output of Lex.
@@ -345,7 +352,7 @@ func (l *lx) run() {
 				continue
 			}
 			k := Ident
-			if keywords[src[start.Offset:l.i]] {
+			if isKeyword(src[start.Offset:l.i]) {
 				k = Keyword
 			}
 			l.emit(start, k, false)
