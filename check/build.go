@@ -414,6 +414,7 @@ func (wb *wfBuilder) block(s *State, enum *Enum, d *ast.Block) *Block {
 				step := &Step{Decl: st, State: s, Consumer: wb.c.consumerAt[st]}
 				if step.Consumer != nil {
 					step.Consumer.Step = step
+					step.Key = step.Consumer.stepName
 				}
 				wb.steps = append(wb.steps, step)
 				step.Body = wb.block(s, nil, st.Body)

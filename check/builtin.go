@@ -10,10 +10,10 @@ import (
 // Builtin is a word of the language's vocabulary (package vocab) where the
 // program uses it: a setting's name, a milestone kind or outcome, a Backoff
 // factory or member, a TimeSpan unit, an attribute, a security operation.
-// Info.Uses maps each identifier the checker recognised as such a word to
-// its Builtin, so the editor's hover explains `MaxAttempts` from the same
-// table the checker read, and never resolves the word again. There is one
-// Builtin per word, shared by every program (read-only).
+// Info.Words lists each identifier the checker recognised as such a word
+// with its Builtin, so the editor's hover explains `MaxAttempts` from the
+// same table the checker read, and never resolves the word again. There is
+// one Builtin per word, shared by every program (read-only).
 type Builtin struct{ Word vocab.Word }
 
 // Name is nil: a builtin is declared by the language, not the program.
@@ -39,13 +39,13 @@ func BuiltinOf(k vocab.WordKind, name string) *Builtin { return builtins[builtin
 
 // word records that id is the vocabulary word of kind k it spells, if it is
 // one. The checker meets most words while it evaluates (policies,
-// durations) before the model exists; Check moves them into Info.Uses.
+// durations), before the model exists; Check hands the list to Info.Words.
 func (c *checker) word(id *ast.Ident, k vocab.WordKind) {
 	if id == nil {
 		return
 	}
 	if b := BuiltinOf(k, id.Name); b != nil {
-		c.words = append(c.words, wordUse{id, b})
+		c.words = append(c.words, WordUse{id, b})
 	}
 }
 
@@ -56,7 +56,8 @@ func (c *checker) setting(id *ast.Ident, takes []vocab.Setting) {
 	}
 }
 
-type wordUse struct {
-	id *ast.Ident
-	b  *Builtin
+// WordUse is one identifier that spells a vocabulary word in its place.
+type WordUse struct {
+	Ident   *ast.Ident
+	Builtin *Builtin
 }

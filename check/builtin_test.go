@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/parser"
@@ -52,17 +51,15 @@ func TestBuiltinWords(t *testing.T) {
 	prog, _ := parser.Parse([]parser.Source{{Name: "b.wf", Src: builtinSrc}}, parser.Options{})
 	res := check.Check(prog)
 	seen := map[string]int{}
-	for n, o := range res.Program.Info.Uses {
-		b, ok := o.(*check.Builtin)
-		if !ok {
+	for _, u := range res.Program.Info.Words {
+		if u.Ident.Name != u.Builtin.Word.Name {
+			t.Errorf("%v is listed as the word %q", u.Ident, u.Builtin.Word.Qualified)
 			continue
 		}
-		id, ok := n.(*ast.Ident)
-		if !ok || id.Name != b.Word.Name {
-			t.Errorf("%v maps to the word %q", n, b.Word.Qualified)
-			continue
+		if _, ok := res.Program.Info.Uses[u.Ident]; ok {
+			t.Errorf("the word %v is also a use of a name", u.Ident)
 		}
-		seen[b.Word.Qualified]++
+		seen[u.Builtin.Word.Qualified]++
 	}
 	want := map[string]int{}
 	for _, w := range vocab.Words() {

@@ -105,9 +105,7 @@ func Check(prog *ast.Program) *Result {
 	}
 	c.res.Program = c.buildModel()
 	c.tests()
-	for _, w := range c.words {
-		c.res.Program.Info.Uses[w.id] = w.b
-	}
+	c.res.Program.Info.Words = c.words
 	c.runRules()
 	c.res.Diags = c.diags.Items
 	return c.res
@@ -137,7 +135,7 @@ type checker struct {
 	// the model.
 	consumerAt map[ast.Node]*Consumer
 	// words are the vocabulary words met so far (builtin.go).
-	words []wordUse
+	words []WordUse
 	diags diag.List
 	res   *Result
 	// principal is the first [Principal] entity seen.

@@ -61,7 +61,7 @@ type diagCase struct {
 // renderConsumer shows what lowering takes from a consumer.
 func renderConsumer(c *check.Consumer) string {
 	return fmt.Sprintf("%s/%s%s %v attempts=%d budget=%v window=%d valid=%v lintable=%v",
-		c.State, c.Slot, c.Name, c.Kind, c.Attempts, c.Budget, c.Window, c.Valid, c.Lintable)
+		c.StateName(), c.Slot(), c.StepName(), c.Kind, c.Attempts, c.Budget, c.Window, c.Valid, c.Lintable)
 }
 
 func runDiagCases(t *testing.T, cases []diagCase) {

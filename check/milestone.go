@@ -37,8 +37,8 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 		return
 	}
 	cons := &Consumer{
-		File: c.file.Name, Src: c.file, Pos: m.Kind.Range.Start, Workflow: sc.wc.w.Name.Name, State: sc.st.Name.Name,
-		Slot: sub.Slot().Name, Kind: consumerKindOf[kind], Attempts: 1, Budget: BudgetNone, Valid: !m.Bad, // what failed to parse may hold any setting
+		Src: c.file, Pos: m.Kind.Range.Start,
+		Kind: consumerKindOf[kind], Attempts: 1, Budget: BudgetNone, Valid: !m.Bad, // what failed to parse may hold any setting
 	}
 	set := c.milestoneSettings(m)
 	window, windowOK := c.window(m, set.within, slices.Contains(set.meant, "Within"))

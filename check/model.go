@@ -44,13 +44,16 @@ type Program struct {
 // *ast.Name) that refer to one (a `goto` target, `Initial`'s value, a type,
 // a subscribed event, a handler's name, a case label, `Tracks`' entity and
 // field, and a name in an entity's security condition that is one of its
-// fields), and each word of the language's vocabulary where it is written
-// in its place (a *Builtin: `Within`, `.MaxAttempts`, `FromSeconds`…). A
-// name that did not resolve is in neither. A duplicate
+// fields). A name that did not resolve is in neither. Words lists each word
+// of the language's vocabulary written in its place (a *Builtin: `Within`,
+// `.MaxAttempts`, `FromSeconds`…), in the order the checker met them: a list,
+// not a map entry each, since a program has about as many words as names
+// and only the editor's hover looks them up. A duplicate
 // declaration (WF101) defines its own object; uses resolve to the first.
 type Info struct {
-	Defs map[*ast.Ident]Object
-	Uses map[ast.Node]Object
+	Defs  map[*ast.Ident]Object
+	Uses  map[ast.Node]Object
+	Words []WordUse
 }
 
 // ObjectOf returns the object n defines or uses, or nil.
@@ -65,7 +68,7 @@ func (in *Info) ObjectOf(n ast.Node) Object {
 
 // Object is a named thing of the program: *Enum, *EnumMember, *Entity,
 // *Field, *Workflow, *State, *Event, *Param, *Subscription (by its alias),
-// *Step, or *Builtin, a word of the language (builtin.go).
+// *Step; or *Builtin, a word of the language (builtin.go, Info.Words).
 type Object interface {
 	// Name is the identifier that declares the object (for a Step, nil).
 	Name() *ast.Ident
@@ -335,7 +338,10 @@ type Arg struct {
 type Step struct {
 	Decl  *ast.CallStmt
 	State *State
-	// Consumer is its policy consumer (Name, Attempts, Budget, Policy).
+	// Key is the step's name, unquoted: its durable identity (the
+	// idempotency key); "" when it is not a non-empty string literal (WF118).
+	Key string
+	// Consumer is its policy consumer (Attempts, Budget, Policy).
 	Consumer *Consumer
 	Body     *Block
 }

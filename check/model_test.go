@@ -1,6 +1,8 @@
 package check_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -86,7 +88,7 @@ func TestModel(t *testing.T) {
 		t.Fatalf("first statement: %#v", h.Body.Stmts[0])
 	}
 	step, ok := cs.Body.Stmts[0].(*check.Step)
-	if !ok || step.Consumer == nil || step.Consumer.Step != step || step.Consumer.Name != "notify" || step.Consumer.Budget != check.BudgetMaxAttempts || len(w.Steps) != 1 {
+	if !ok || step.Consumer == nil || step.Consumer.Step != step || step.Key != "notify" || step.Consumer.StepName() != "notify" || step.Consumer.Workflow() != w || step.Consumer.State() != step.State || step.Consumer.Budget != check.BudgetMaxAttempts || len(w.Steps) != 1 {
 		t.Fatalf("step: %#v", cs.Body.Stmts[0])
 	}
 	call, ok := step.Body.Stmts[0].(*check.Call)
@@ -136,5 +138,38 @@ workflow W { Initial = A; event Go(); state A { subscribe Go(); on Go { goto A; 
 	}
 	if w1.Initial != w1.States[0] || w1.States[0].Transitions[0].To != w1.States[0] {
 		t.Errorf("the second workflow resolves within itself")
+	}
+}
+
+// TestConsumersLinked: in every golden case, good or bad, each policy
+// consumer belongs to one object of the model — its milestone or its step —
+// and reads its state, workflow, slot and name from there (the consumer
+// keeps no strings of its own).
+func TestConsumersLinked(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "cases", "*.wf"))
+	if err != nil || len(files) < 50 {
+		t.Fatalf("cases: %d files, %v", len(files), err)
+	}
+	n := 0
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, _ := parser.Parse([]parser.Source{{Name: name, Src: string(src)}}, parser.Options{})
+		for _, c := range check.Check(prog).Consumers {
+			n++
+			linked := (c.Milestone != nil) != (c.Step != nil)
+			if !linked || c.State() == nil || c.Workflow() == nil || c.WorkflowName() == "" || c.FileName() != name ||
+				c.IsStep() != (c.Step != nil) || (c.Slot() == "") != c.IsStep() {
+				t.Errorf("%s:%v: consumer not linked to one model object (milestone %v, step %v)", name, c.Pos, c.Milestone != nil, c.Step != nil)
+			}
+			if c.Step != nil && c.Step.Consumer != c || c.Milestone != nil && c.Milestone.Consumer != c {
+				t.Errorf("%s:%v: the model object does not point back at its consumer", name, c.Pos)
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d consumers in the cases", n)
 	}
 }

@@ -5,8 +5,9 @@ import (
 	"github.com/wfc-lang/wfc/diag"
 )
 
-// ruleWF207 is WF207 (second principal), a check of the whole program.
-var ruleWF207 = rule{name: "second principal", codes: []diag.ID{diag.WF207}, scope: scopeProgram, entity: secondPrincipal}
+// ruleWF207 is WF207 (second principal), a check of the entities across
+// the program (every partial re-check has them all).
+var ruleWF207 = rule{name: "second principal", codes: []diag.ID{diag.WF207}, scope: scopeTypes, entity: secondPrincipal}
 
 // secondPrincipal: WF207, a `[Principal]` entity after the first one. A
 // second declaration of a name (WF101) is not a second principal: the

@@ -20,15 +20,38 @@ import (
 // below, and a golden case under testdata/cases (docs/contributing.md);
 // TestRuleFiles checks that the three agree.
 
-// ruleScope says how much of a program a rule reads: one workflow (with
-// the types it uses), or the whole program. The language server re-checks
-// only the edited workflows when every rule has workflow scope.
+// ruleScope says how much of a program a rule reads. The language server
+// re-checks only the edited workflows (with every enum, entity and test of
+// the program) when no rule reads across workflows: PartialRecheckSafe
+// reads that from these declarations.
 type ruleScope uint8
 
 const (
+	// scopeWorkflow: one workflow, with the enums and entities it uses.
 	scopeWorkflow ruleScope = iota + 1
+	// scopeTypes: the enums and entities alone, all of which a partial
+	// re-check includes.
+	scopeTypes
+	// scopeProgram: across workflows, so that an edit to one can change
+	// another's diagnostics; a partial re-check would miss that.
 	scopeProgram
 )
+
+// PartialRecheckSafe reports whether checking some workflows of a program,
+// with all of its enums, entities and tests, gives them the diagnostics a
+// full check gives: whether no rule has program scope. The language server
+// asks before it re-checks only the edited workflows, so a rule added with
+// program scope makes the editor re-check everything, with no other edit.
+func PartialRecheckSafe() bool { return partialSafe(rules) }
+
+func partialSafe(rs []*rule) bool {
+	for _, r := range rs {
+		if r.scope == scopeProgram {
+			return false
+		}
+	}
+	return true
+}
 
 // rule is one check of the second pass. Exactly one of its hooks is set:
 // the kind of node it reads. Each hook is called with the enclosing

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	wast "github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -103,4 +104,24 @@ func wantedCodes(t *testing.T) map[diag.ID]bool {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestPartialRecheckScope: whether the editor may re-check only the edited
+// workflows is read from the rules' declared scopes. Today no rule reads
+// across workflows; a rule declared with program scope, added to the list,
+// makes the answer no (and internal/lsp's TestRecheckAsksRuleScopes shows
+// the server then checks the whole program).
+func TestPartialRecheckScope(t *testing.T) {
+	if !PartialRecheckSafe() {
+		t.Fatal("no rule reads across workflows, yet a partial re-check is refused")
+	}
+	wide := &rule{name: "across workflows", codes: []diag.ID{diag.WF201}, scope: scopeProgram,
+		workflow: func(*checker, *walk, *wast.Workflow) {}}
+	if partialSafe(append(append([]*rule{}, rules...), wide)) {
+		t.Error("a program-wide rule still allows a partial re-check")
+	}
+	types := &rule{name: "types only", codes: []diag.ID{diag.WF207}, scope: scopeTypes}
+	if !partialSafe([]*rule{types}) {
+		t.Error("a rule over the types alone refuses a partial re-check")
+	}
 }

@@ -477,7 +477,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		c.report(st.Call.Range, diag.WF118, "a durable step inside a durable step: steps do not nest; move this `Workflow.Once` out of the enclosing step")
 	}
 	cons := &Consumer{
-		File: c.file.Name, Src: c.file, Pos: st.Call.Range.Start, Workflow: bc.sc.wc.w.Name.Name, State: bc.sc.st.Name.Name,
+		Src: c.file, Pos: st.Call.Range.Start,
 		Kind: KindStep, Attempts: 1, Budget: BudgetNone, Valid: true,
 	}
 	var nameArg *ast.Arg
@@ -510,7 +510,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 			c.report(nameArg.Range, diag.WF118, "a step's name is its durable identity (its idempotency key) and cannot be empty: write a name such as `\"send-invoice\"`")
 			cons.Valid = false
 		default:
-			cons.Name = lit.Value
+			cons.stepName = lit.Value
 			bc.sc.wc.steps.declare(&ast.Ident{Range: lit.Range, Name: lit.Value})
 		}
 	}

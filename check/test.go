@@ -563,8 +563,8 @@ func (r *testResolver) stepName(what string, a *ast.Arg) (string, []*Step, bool)
 		if st.Consumer == nil {
 			continue
 		}
-		cands = append(cands, st.Consumer.Name)
-		if st.Consumer.Name == s.Value {
+		cands = append(cands, st.Key)
+		if st.Key == s.Value {
 			steps = append(steps, st)
 		}
 	}

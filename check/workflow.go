@@ -12,14 +12,9 @@ import (
 // Consumer is one user of a policy: a milestone or a durable step. Package
 // codegen lowers each into a row of the schedule table.
 type Consumer struct {
-	File     string
-	Src      *ast.File // the file, for quoting source in messages
-	Pos      diag.Pos  // the milestone kind or the step call
-	Workflow string
-	State    string
-	Slot     string       // subscription alias, else event; "" for steps
-	Kind     ConsumerKind // the milestone's kind, or KindStep
-	Name     string       // step name, unquoted; "" for milestones
+	Src  *ast.File    // the file, for quoting source in messages
+	Pos  diag.Pos     // the milestone kind or the step call
+	Kind ConsumerKind // the milestone's kind, or KindStep
 
 	Policy   *Policy // nil when there is none
 	Attempts int64   // total attempts (windows), at least 1
@@ -30,7 +25,9 @@ type Consumer struct {
 	BackoffSetting *ast.Setting // the milestone's `Backoff = …;`, if any
 	RetriesValue   ast.Expr
 
-	// Milestone or Step is the model's object this consumer belongs to.
+	// Milestone or Step is the model's object this consumer belongs to:
+	// its state, workflow, slot and name are read from there (State,
+	// Workflow, Slot, StepName), never kept as strings.
 	Milestone *Milestone
 	Step      *Step
 
@@ -39,7 +36,66 @@ type Consumer struct {
 	// Lintable: the policy and the budget are known, so the policy lints
 	// can run even when the schedule is not Valid (a bad window).
 	Lintable bool
+
+	// stepName is the step's name until the model's Step holds it.
+	stepName string
 }
+
+// State is the state the consumer is written in (nil only before the
+// model is built).
+func (c *Consumer) State() *State {
+	switch {
+	case c.Milestone != nil && c.Milestone.Subscription != nil:
+		return c.Milestone.Subscription.State
+	case c.Step != nil:
+		return c.Step.State
+	}
+	return nil
+}
+
+// Workflow is the workflow the consumer is written in.
+func (c *Consumer) Workflow() *Workflow {
+	if s := c.State(); s != nil {
+		return s.Workflow
+	}
+	return nil
+}
+
+// Slot is a milestone's subscription slot (its alias, else its event);
+// "" for a step.
+func (c *Consumer) Slot() string {
+	if c.Milestone != nil && c.Milestone.Subscription != nil {
+		return c.Milestone.Subscription.Slot
+	}
+	return ""
+}
+
+// StepName is a step's name, unquoted; "" for a milestone.
+func (c *Consumer) StepName() string {
+	if c.Step != nil {
+		return c.Step.Key
+	}
+	return c.stepName
+}
+
+// WorkflowName and StateName are the names, as written, of the
+// consumer's workflow and state, for rendering ("" before the model).
+func (c *Consumer) WorkflowName() string {
+	if w := c.Workflow(); w != nil && w.Decl.Name != nil {
+		return w.Decl.Name.Name
+	}
+	return ""
+}
+
+func (c *Consumer) StateName() string {
+	if s := c.State(); s != nil && s.Decl.Name != nil {
+		return s.Decl.Name.Name
+	}
+	return ""
+}
+
+// FileName is the name of the consumer's file.
+func (c *Consumer) FileName() string { return c.Src.Name }
 
 // IsStep reports whether the consumer is a durable step (else a milestone).
 func (c *Consumer) IsStep() bool { return c.Kind == KindStep }

@@ -62,7 +62,7 @@ func pct(f *big.Rat) string {
 func lint(l *diag.List, s *Schedule) {
 	c := s.Consumer
 	p := c.Policy
-	file := c.File
+	file := c.FileName()
 	if p == nil {
 		return
 	}

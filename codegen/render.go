@@ -86,9 +86,9 @@ func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) erro
 	for _, s := range ss {
 		c := s.Consumer
 		js := jsonSchedule{
-			File: c.File, Line: c.Pos.Line, Column: c.Pos.Column,
-			Workflow: c.Workflow, State: c.State, Slot: c.Slot,
-			Consumer: "milestone", Kind: c.Kind.String(), Name: c.Name,
+			File: c.FileName(), Line: c.Pos.Line, Column: c.Pos.Column,
+			Workflow: c.WorkflowName(), State: c.StateName(), Slot: c.Slot(),
+			Consumer: "milestone", Kind: c.Kind.String(), Name: c.StepName(),
 			Policy:   jsonPolicy{Shape: s.Shape.String(), IntervalMS: ms(s.Interval), Jitter: jitterFloat(s.Jitter)},
 			Attempts: s.Attempts, Budget: s.Budget.String(), Truncated: s.Truncated,
 			GivesUpMS: ms(s.GivesUp), GivesUpLatestMS: ms(s.GivesUpLatest),
@@ -122,9 +122,9 @@ func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) erro
 // `Fulfilment › Placed › Workflow.Once("capture-payment")` for a step.
 func Place(c *check.Consumer) string {
 	if c.IsStep() {
-		return fmt.Sprintf("%s › %s › Workflow.Once(%q)", c.Workflow, c.State, c.Name)
+		return fmt.Sprintf("%s › %s › Workflow.Once(%q)", c.WorkflowName(), c.StateName(), c.StepName())
 	}
-	return fmt.Sprintf("%s › %s › %s › %s", c.Workflow, c.State, c.Slot, c.Kind)
+	return fmt.Sprintf("%s › %s › %s › %s", c.WorkflowName(), c.StateName(), c.Slot(), c.Kind)
 }
 
 // PolicyWords says a policy in words.
@@ -209,7 +209,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			b.WriteByte('\n')
 		}
 		c := s.Consumer
-		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", diag.Escape(Place(c)), diag.Escape(c.File), c.Pos.Line, c.Pos.Column)
+		fmt.Fprintf(&b, "%s  (%s:%d:%d)\n", diag.Escape(Place(c)), diag.Escape(c.FileName()), c.Pos.Line, c.Pos.Column)
 		fmt.Fprintf(&b, "  policy    %s\n", PolicyWords(s))
 		fmt.Fprintf(&b, "  budget    %s\n", BudgetWords(s))
 		if c.IsStep() {

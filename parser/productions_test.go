@@ -159,3 +159,19 @@ func TestParticipleFailure(t *testing.T) {
 		t.Fatalf("participleFailure(%q) = %d, %q: participle's error format changed; see participleFailure", err, off, expect)
 	}
 }
+
+// TestStartWords: what completion offers at each place is the grammar
+// table's words there.
+func TestStartWords(t *testing.T) {
+	for p, want := range map[Place][]string{
+		PlaceTop:        {"enum", "entity", "workflow", "test"},
+		PlaceWorkflow:   {"event", "state", "terminal"},
+		PlaceState:      {"subscribe", "on"},
+		PlaceStatements: {"goto"},
+		Place(99):       nil,
+	} {
+		if got := StartWords(p); !slices.Equal(got, want) {
+			t.Errorf("StartWords(%d) = %q, want %q", p, got, want)
+		}
+	}
+}

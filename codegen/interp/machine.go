@@ -549,10 +549,10 @@ func (m *Machine) step(s *check.Step, f *frame) {
 	}
 	sched := m.scheds[s.Consumer]
 	if sched == nil {
-		m.Stop("step " + strconv.Quote(s.Consumer.Name) + " has no schedule")
+		m.Stop("step " + strconv.Quote(s.Key) + " has no schedule")
 		return
 	}
-	name := s.Consumer.Name
+	name := s.Key
 	res := m.env.Step(s, sched, calls)
 	for k, at := range res.Starts {
 		n := int64(k + 1)

@@ -109,7 +109,7 @@ func scenario(wf *check.Workflow, src string) (interp.Scenario, error) {
 		case f[0] == "fail" && len(f) == 3:
 			var st *check.Step
 			for _, s := range wf.Steps {
-				if s.Consumer != nil && s.Consumer.Name == f[1] {
+				if s.Consumer != nil && s.Key == f[1] {
 					st = s
 				}
 			}

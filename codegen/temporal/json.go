@@ -109,9 +109,9 @@ func WriteJSON(w io.Writer, es []*Entry) error {
 	doc := jsonDoc{Version: 1, Entries: make([]jsonEntry, 0, len(es))}
 	for _, e := range es {
 		c := e.Schedule.Consumer
-		je := jsonEntry{File: c.File, Line: c.Pos.Line, Column: c.Pos.Column,
-			Workflow: c.Workflow, State: c.State, Slot: c.Slot, Consumer: "milestone",
-			Kind: c.Kind.String(), Name: c.Name, RetryPolicy: e.RetryPolicy, Unsupported: e.Unsupported}
+		je := jsonEntry{File: c.FileName(), Line: c.Pos.Line, Column: c.Pos.Column,
+			Workflow: c.WorkflowName(), State: c.StateName(), Slot: c.Slot(), Consumer: "milestone",
+			Kind: c.Kind.String(), Name: c.StepName(), RetryPolicy: e.RetryPolicy, Unsupported: e.Unsupported}
 		if e.Step {
 			je.Consumer = "step"
 			if e.NextRetryDelay {

@@ -20,7 +20,7 @@ type reporter struct {
 }
 
 func (r *reporter) warn(rng diag.Range, code diag.ID, msg string) {
-	r.l.Add(r.s.Consumer.File, rng, code, msg)
+	r.l.Add(r.s.Consumer.FileName(), rng, code, msg)
 	if !slices.Contains(r.e.Unsupported, code) {
 		r.e.Unsupported = append(r.e.Unsupported, code)
 		slices.Sort(r.e.Unsupported)

@@ -152,10 +152,10 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 				case *check.Default:
 					c.stmts[st] = add(CovCase, st.Decl.Range, "default in "+sn)
 				case *check.Step:
-					if st.Consumer != nil && wc.steps[st.Consumer.Name] == nil {
+					if st.Consumer != nil && wc.steps[st.Key] == nil {
 						r := st.Decl.Call.Range
-						q := fmt.Sprintf("%q", st.Consumer.Name)
-						wc.steps[st.Consumer.Name] = &[2]*Item{add(CovStepDone, r, "step "+q+" done"), add(CovStepGaveUp, r, "step "+q+" gave up")}
+						q := fmt.Sprintf("%q", st.Key)
+						wc.steps[st.Key] = &[2]*Item{add(CovStepDone, r, "step "+q+" done"), add(CovStepGaveUp, r, "step "+q+" gave up")}
 					}
 				}
 			})

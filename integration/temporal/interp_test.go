@@ -76,7 +76,7 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 	env := newEnv()
 	fails := map[string]interp.Failure{}
 	for s, f := range sc.Failures {
-		fails[s.Consumer.Name] = f
+		fails[s.Key] = f
 	}
 	calls := map[string]Call{}
 	for _, n := range callNames(wf) {

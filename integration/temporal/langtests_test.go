@@ -97,7 +97,7 @@ func decisionScenario(t *testing.T, wf *check.Workflow, src string) interp.Scena
 		switch {
 		case f[0] == "fail":
 			for _, s := range wf.Steps {
-				if s.Consumer != nil && s.Consumer.Name == f[1] {
+				if s.Consumer != nil && s.Key == f[1] {
 					if sc.Failures == nil {
 						sc.Failures = map[*check.Step]interp.Failure{}
 					}

@@ -588,7 +588,7 @@ func (d *driver) Call(inv interp.Invocation) {
 // RetryPolicy, with the step's name as the activity ID (interp.Env).
 func (d *driver) Step(s *check.Step, sched *codegen.Schedule, calls []interp.Invocation) interp.StepResult {
 	e := d.prog.export[s.Consumer]
-	in := StepInput{Step: s.Consumer.Name, Start: d.start, Speedup: d.in.Speedup}
+	in := StepInput{Step: s.Key, Start: d.start, Speedup: d.in.Speedup}
 	for _, c := range calls {
 		in.Calls = append(in.Calls, Invocation{Name: c.Name, Args: texts(c.Args)})
 	}
@@ -608,7 +608,7 @@ func (d *driver) Step(s *check.Step, sched *codegen.Schedule, calls []interp.Inv
 		policy.MaximumInterval = scaleDown(policy.MaximumInterval, sp)
 	}
 	ctx := workflow.WithActivityOptions(d.ctx, workflow.ActivityOptions{
-		ActivityID:          s.Consumer.Name,
+		ActivityID:          s.Key,
 		StartToCloseTimeout: d.attemptTimeout(),
 		RetryPolicy:         policy,
 	})
@@ -631,7 +631,7 @@ func (d *driver) Step(s *check.Step, sched *codegen.Schedule, calls []interp.Inv
 		// No attempt said when it ran (an attempt that timed out, in an
 		// environment that drops its heartbeat): the transcript cannot be
 		// written, and the run stops rather than make the times up.
-		d.m.Stop(fmt.Sprintf("step %q: the engine did not report its attempts (%v)", s.Consumer.Name, err))
+		d.m.Stop(fmt.Sprintf("step %q: the engine did not report its attempts (%v)", s.Key, err))
 	}
 	return interp.StepResult{Starts: ticksOf(out.Starts)}
 }

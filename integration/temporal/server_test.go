@@ -360,7 +360,7 @@ func generatedOnServer(t *testing.T, c client.Client) {
 		sc := genScenario(rand.New(rand.NewPCG(uint64(i), 0x5cea)), wf)
 		fails := map[string]interp.Failure{}
 		for s, f := range sc.Failures {
-			fails[s.Consumer.Name] = f
+			fails[s.Key] = f
 		}
 		calls := map[string]Call{}
 		for _, n := range callNames(wf) {

@@ -48,9 +48,15 @@ type parseCache struct {
 	mu    sync.Mutex
 	files map[string]*parsed
 	last  *result
+	// partialSafe says whether the checker's rules allow re-checking only
+	// the edited workflows: check.PartialRecheckSafe, which reads the
+	// rules' declared scopes (a test puts a program-wide rule in its place).
+	partialSafe func() bool
 }
 
-func newParseCache() *parseCache { return &parseCache{files: map[string]*parsed{}} }
+func newParseCache() *parseCache {
+	return &parseCache{files: map[string]*parsed{}, partialSafe: check.PartialRecheckSafe}
+}
 
 // parse returns the trees of files, parsing only those whose text changed,
 // and the next cache content. edit is set when exactly one file changed,
@@ -125,7 +131,7 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 	}
 	res := &result{prog: prog}
 	if edit != nil {
-		if sem, cons, scheds, part, ok := recheck(last, edit, prog); ok {
+		if sem, cons, scheds, part, ok := recheck(last, edit, prog, pc.partialSafe()); ok {
 			res.sem, res.schedules, res.incremental, res.part = sem, scheds, true, part
 			res.checked = &check.Result{Consumers: cons}
 		}

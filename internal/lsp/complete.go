@@ -9,14 +9,19 @@ import (
 	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 	"github.com/wfc-lang/wfc/lexer"
+	"github.com/wfc-lang/wfc/parser"
 )
 
-// What the language offers in each place (the grammar in docs/language.md).
+// What the language offers in each place: the words that start a piece
+// there, from the parser's grammar table (parser.StartWords), and the
+// settings, from the vocabulary; completion adds only the two-word forms and
+// the statements that start with a name (`terminal error`, `default`,
+// `Workflow.Once`).
 var (
-	topKeywords   = []string{"enum", "entity", "workflow", "test"}
-	workflowItems = append(vocab.Names(vocab.WorkflowSettings), "event", "state", "terminal", "terminal error")
-	stateItems    = []string{"subscribe", "on"}
-	statements    = []string{"goto", "default", "Workflow.Once"}
+	topKeywords   = parser.StartWords(parser.PlaceTop)
+	workflowItems = append(append(vocab.Names(vocab.WorkflowSettings), parser.StartWords(parser.PlaceWorkflow)...), "terminal error")
+	stateItems    = parser.StartWords(parser.PlaceState)
+	statements    = append(parser.StartWords(parser.PlaceStatements), "default", "Workflow.Once")
 	// The language's vocabulary (package vocab), shared with the checker.
 	milestoneKinds   = vocab.MilestoneKinds()
 	milestoneSetting = vocab.Names(vocab.MilestoneSettings)

@@ -88,13 +88,13 @@ func byteRange(src string, s, e int) diag.Range {
 func scheduleAt(sn *snapshot, file string, off int) (*codegen.Schedule, diag.Range) {
 	for _, sc := range sn.res.schedules {
 		c := sc.Consumer
-		if c.File != file {
+		if c.FileName() != file {
 			continue
 		}
 		if c.Policy != nil && c.Policy.Expr != nil && contains(c.Policy.Expr.Rng(), off) {
 			return sc, c.Policy.Expr.Rng()
 		}
-		if r, ok := consumerHead(sn, c); ok && contains(r, off) {
+		if r, ok := consumerHead(c); ok && contains(r, off) {
 			return sc, r
 		}
 		if c.RetriesValue != nil && contains(c.RetriesValue.Rng(), off) {
@@ -105,18 +105,15 @@ func scheduleAt(sn *snapshot, file string, off int) (*codegen.Schedule, diag.Ran
 }
 
 // consumerHead is the milestone's kind (`Finished`) or the step's callee
-// (`Workflow.Once`).
-func consumerHead(sn *snapshot, c *check.Consumer) (diag.Range, bool) {
-	src := sn.texts[c.File]
-	if src == nil {
-		return diag.Range{}, false
+// (`Workflow.Once`), read from the model's object the consumer belongs to.
+func consumerHead(c *check.Consumer) (diag.Range, bool) {
+	switch {
+	case c.Milestone != nil && c.Milestone.Decl.Kind != nil:
+		return c.Milestone.Decl.Kind.Range, true
+	case c.Step != nil && c.Step.Decl.Call != nil:
+		return c.Step.Decl.Call.Fun.Rng(), true
 	}
-	s := int(c.Pos.Offset)
-	word := c.Kind.String()
-	if s+len(word) > len(src.src) || src.src[s:s+len(word)] != word {
-		return diag.Range{}, false
-	}
-	return byteRange(src.src, s, s+len(word)), true
+	return diag.Range{}, false
 }
 
 // wordMarkdown explains a word of the language's vocabulary, from the

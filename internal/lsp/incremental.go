@@ -31,11 +31,12 @@ type declEdit struct {
 // before the edit) and those of the new versions put in.
 //
 // It declines (ok == false, the caller checks everything) unless the
-// edited declaration is a workflow that kept its name, no global name is
-// declared twice, and every diagnostic it takes out is in the previous
-// result.
-func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnostic, cons []*check.Consumer, scheds []*codegen.Schedule, part checkedPart, ok bool) {
-	if prev == nil || prev.checked == nil || e.k >= len(e.oldF.Decls) || len(e.oldF.Decls) != len(e.newF.Decls) {
+// checker's rules allow it (partialSafe: check.PartialRecheckSafe, read
+// from the rules' declared scopes), the edited declaration is a workflow
+// that kept its name, no global name is declared twice, and every
+// diagnostic it takes out is in the previous result.
+func recheck(prev *result, e *declEdit, prog *ast.Program, partialSafe bool) (sem []diag.Diagnostic, cons []*check.Consumer, scheds []*codegen.Schedule, part checkedPart, ok bool) {
+	if !partialSafe || prev == nil || prev.checked == nil || e.k >= len(e.oldF.Decls) || len(e.oldF.Decls) != len(e.newF.Decls) {
 		return nil, nil, nil, part, false
 	}
 	ow, ok1 := e.oldF.Decls[e.k].(*ast.Workflow)
@@ -71,12 +72,12 @@ func recheck(prev *result, e *declEdit, prog *ast.Program) (sem []diag.Diagnosti
 	}
 	sem = append(rest, newSem...)
 	for _, c := range prev.checked.Consumers {
-		if !names[c.Workflow] {
+		if !names[c.WorkflowName()] {
 			cons = append(cons, rehomeConsumer(c, e))
 		}
 	}
 	for _, s := range prev.schedules {
-		if !names[s.Consumer.Workflow] {
+		if !names[s.Consumer.WorkflowName()] {
 			s2 := *s
 			s2.Consumer = rehomeConsumer(s.Consumer, e)
 			scheds = append(scheds, &s2)
@@ -130,8 +131,8 @@ type checkedPart struct {
 }
 
 func consLess(order map[string]int, a, b *check.Consumer) bool {
-	if a.File != b.File {
-		return order[a.File] < order[b.File]
+	if a.FileName() != b.FileName() {
+		return order[a.FileName()] < order[b.FileName()]
 	}
 	return a.Pos.Offset < b.Pos.Offset
 }
@@ -266,7 +267,7 @@ func declStart(e *declEdit) int32 { return declRange(e.oldF.Decls[e.k]).Start.Of
 // rehomeConsumer points a kept consumer of the edited file at its new
 // version (it lies before the edit: its positions stand).
 func rehomeConsumer(c *check.Consumer, e *declEdit) *check.Consumer {
-	if c.File != e.file {
+	if c.FileName() != e.file {
 		return c
 	}
 	c2 := *c

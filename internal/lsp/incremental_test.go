@@ -18,7 +18,7 @@ func schedSummary(ss []*codegen.Schedule) []string {
 	var out []string
 	for _, s := range ss {
 		c := s.Consumer
-		out = append(out, fmt.Sprintf("%s %s:%v %d %d %d %v %s", codegen.Place(c), c.File, c.Pos, s.Attempts, s.GivesUp, s.GivesUpLatest, s.Rows, c.Src.Text(c.Policy.Expr.Rng())))
+		out = append(out, fmt.Sprintf("%s %s:%v %d %d %d %v %s", codegen.Place(c), c.FileName(), c.Pos, s.Attempts, s.GivesUp, s.GivesUpLatest, s.Rows, c.Src.Text(c.Policy.Expr.Rng())))
 	}
 	return out
 }

@@ -77,10 +77,17 @@ func buildIndex(prog *ast.Program, model *check.Program) *index {
 			steps[s.Decl] = s
 		}
 	}
+	words := make(map[*ast.Ident]*check.Builtin, len(model.Info.Words))
+	for _, u := range model.Info.Words {
+		words[u.Ident] = u.Builtin
+	}
 	for _, f := range prog.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.Ident:
+				if b := words[n]; b != nil {
+					ix.words = append(ix.words, wordOcc{f.Name, n.Range, b})
+				}
 				ix.ident(f.Name, n)
 			case *ast.Name:
 				if o := model.Info.Uses[n]; o != nil {
@@ -127,11 +134,7 @@ func (ix *index) ident(file string, id *ast.Ident) {
 		}
 		return
 	}
-	switch o := ix.prog.Info.Uses[id].(type) {
-	case nil:
-	case *check.Builtin:
-		ix.words = append(ix.words, wordOcc{file, id.Range, o})
-	default:
+	if o := ix.prog.Info.Uses[id]; o != nil {
 		ix.use(file, id.Range, o)
 	}
 }
@@ -187,7 +190,7 @@ func (ix *index) stepUse(file string, lit *ast.StringLit, s *check.Step) {
 		return
 	}
 	w := s.State.Workflow.Decl.Name.Name
-	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + s.Consumer.Name}, file: file, rng: r})
+	ix.add(occurrence{sym: symbol{obj: s, kind: kStep, name: w + "." + s.Key}, file: file, rng: r})
 }
 
 // symbolOf is the symbol of an object the editor navigates (parameters are

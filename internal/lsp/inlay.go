@@ -31,7 +31,7 @@ func (s *Server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]
 	}
 	for _, sc := range sn.res.schedules {
 		c := sc.Consumer
-		if c.File != name {
+		if c.FileName() != name {
 			continue
 		}
 		label := hintLabel(sc.Attempts, sc.GivesUp, sc.GivesUpLatest)

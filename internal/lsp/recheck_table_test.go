@@ -67,9 +67,9 @@ func consumerSummary(r *result) []string {
 	for _, c := range r.checked.Consumers {
 		current := false
 		for _, f := range r.prog.Files {
-			current = current || f.Name == c.File && c.Src.Name == c.File && c.Src.Src == f.Src
+			current = current || f.Name == c.FileName() && c.Src.Src == f.Src
 		}
-		out = append(out, fmt.Sprintf("%s %s:%v %s.%s %v %d %v current=%v", c.File, c.Workflow, c.Pos, c.State, c.Slot, c.Kind, c.Attempts, c.Budget, current))
+		out = append(out, fmt.Sprintf("%s %s:%v %s.%s %v %d %v current=%v", c.FileName(), c.WorkflowName(), c.Pos, c.StateName(), c.Slot(), c.Kind, c.Attempts, c.Budget, current))
 	}
 	return out
 }
@@ -225,5 +225,33 @@ func TestRecheckAfterCancel(t *testing.T) {
 	}
 	if d := cmp.Diff(want.diags, got.diags); d != "" {
 		t.Errorf("diagnostics (-full +got):\n%s", d)
+	}
+}
+
+// TestRecheckAsksRuleScopes: the server re-checks only the edited workflow
+// when the checker's rules allow it, and the whole program when a rule
+// reads across workflows (check.PartialRecheckSafe false, as it would be
+// with a program-wide rule added: check's TestPartialRecheckScope) — with
+// the same diagnostics either way.
+func TestRecheckAsksRuleScopes(t *testing.T) {
+	for _, safe := range []bool{true, false} {
+		pc := newParseCache()
+		pc.partialSafe = func() bool { return safe }
+		srcs := recheckWorkspace()
+		if r := analyze(context.Background(), pc, srcs); r.err != nil {
+			t.Fatal(r.err)
+		}
+		srcs[0].Src = strings.Replace(srcs[0].Src, "workflow Two {\n  Initial = A;", "workflow Two {\n  Initial =  A;", 1)
+		r := analyze(context.Background(), pc, srcs)
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if r.incremental != safe {
+			t.Errorf("rules allow a partial re-check: %v; the server re-checked only the edited workflow: %v", safe, r.incremental)
+		}
+		full := analyze(context.Background(), newParseCache(), srcs)
+		if d := cmp.Diff(full.diags, r.diags); d != "" {
+			t.Errorf("safe=%v: diagnostics differ from a full check (-full +got):\n%s", safe, d)
+		}
 	}
 }
