@@ -91,6 +91,9 @@ type gMember interface{ member() }
 func (*gEvent) member()   {}
 func (*gSetting) member() {}
 
+// memberAlts are gMember's alternatives, in the order participle tries them.
+var memberAlts = []gMember{&gEvent{}, &gSetting{}}
+
 type gEvent struct {
 	Name   *name   `parser:"'event' @@"`
 	Params *params `parser:"@@ ';'"`
@@ -108,6 +111,10 @@ type gStateItem interface{ stateItem() }
 func (*gSubscribe) stateItem() {}
 func (*gHandler) stateItem()   {}
 func (*gSetting) stateItem()   {}
+
+// stateItemAlts are gStateItem's alternatives, in the order participle
+// tries them.
+var stateItemAlts = []gStateItem{&gSubscribe{}, &gHandler{}, &gSetting{}}
 
 type gSubscribe struct {
 	Event      *name         `parser:"'subscribe' @@"`
@@ -191,8 +198,8 @@ var getParsers = sync.OnceValue(func() *parsers {
 	return &parsers{
 		enum:      participle.MustBuild[gEnum](opts...),
 		entity:    participle.MustBuild[gEntity](opts...),
-		member:    participle.MustBuild[gMember](append(opts, participle.Union[gMember](&gEvent{}, &gSetting{}))...),
-		stateItem: participle.MustBuild[gStateItem](append(opts, participle.Union[gStateItem](&gSubscribe{}, &gHandler{}, &gSetting{}))...),
+		member:    participle.MustBuild[gMember](append(opts, participle.Union(memberAlts...))...),
+		stateItem: participle.MustBuild[gStateItem](append(opts, participle.Union(stateItemAlts...))...),
 		stmt:      participle.MustBuild[gStmt](opts...),
 		attrs:     participle.MustBuild[gAttrLists](opts...),
 		entMember: participle.MustBuild[gEntityMember](opts...),
