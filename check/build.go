@@ -188,7 +188,7 @@ type wfBuilder struct {
 }
 
 func (b *builder) workflow(d *ast.Workflow) {
-	w := &Workflow{Decl: d, states: map[string]*State{}}
+	w := &Workflow{Decl: d}
 	b.p.Workflows = append(b.p.Workflows, w)
 	b.def(d.Name, w)
 	wc := b.c.wfFacts[d]
@@ -215,9 +215,10 @@ func (b *builder) workflow(d *ast.Workflow) {
 		w.States = append(w.States, &states[i])
 		b.def(s.Name, &states[i])
 		if wc != nil && wc.states[s.Name.Name] == s {
-			w.states[s.Name.Name] = &states[i]
+			states[i].named = true
 		}
 	}
+	w.indexStates()
 	wb.settings(d)
 	for i := range states {
 		wb.state(&states[i], byEvent)
@@ -230,7 +231,7 @@ func (b *builder) workflow(d *ast.Workflow) {
 func (wb *wfBuilder) settings(d *ast.Workflow) {
 	w, wc := wb.w, wb.wc
 	if wc != nil && wc.initialState != nil {
-		w.Initial = w.states[wc.initialState.Name.Name]
+		w.Initial = w.StateNamed(wc.initialState.Name.Name)
 		if wc.initialSetting != nil {
 			if n, ok := ast.Unparen(wc.initialSetting.Value).(*ast.Name); ok {
 				wb.use(n, w.Initial)
@@ -394,7 +395,7 @@ func (wb *wfBuilder) block(s *State, enum *Enum, d *ast.Block) *Block {
 			if st.Target == nil {
 				continue
 			}
-			g := &Goto{Decl: st, From: s, To: wb.w.states[st.Target.Name]}
+			g := &Goto{Decl: st, From: s, To: wb.w.StateNamed(st.Target.Name)}
 			wb.use(st.Target, g.To)
 			s.Transitions = append(s.Transitions, g)
 			wb.gotos = append(wb.gotos, g)
@@ -465,7 +466,7 @@ func (wb *wfBuilder) reach() {
 		}
 	}
 	for _, s := range w.States {
-		if s.Reach != Reachable && w.states[s.Decl.Name.Name] == s {
+		if s.Reach != Reachable && s.named {
 			s.Reach = Unreachable
 		}
 	}

@@ -1,8 +1,10 @@
 package check_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -171,5 +173,29 @@ func TestConsumersLinked(t *testing.T) {
 	}
 	if n < 100 {
 		t.Errorf("only %d consumers in the cases", n)
+	}
+}
+
+// TestStateNamed: a name resolves to the first state declared with it, in
+// a small workflow (searched in place) and in a large one (indexed).
+func TestStateNamed(t *testing.T) {
+	for _, n := range []int{3, 12} {
+		var b strings.Builder
+		b.WriteString("workflow W {\n  Initial = S0;\n  event Go();\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  state S%d { subscribe Go(); on Go { goto S%d; } }\n", i, (i+1)%n)
+		}
+		b.WriteString("  state S1 { }\n}\n") // a duplicate (WF101)
+		prog, _ := parser.Parse([]parser.Source{{Name: "w.wf", Src: b.String()}}, parser.Options{})
+		w := check.Check(prog).Program.Workflows[0]
+		if got := w.StateNamed("S1"); got != w.States[1] {
+			t.Errorf("%d states: S1 resolves to %v, want the first declared", n, got)
+		}
+		if w.StateNamed("S0") != w.Initial || w.Initial != w.States[0] || w.StateNamed("Nope") != nil {
+			t.Errorf("%d states: Initial %v", n, w.Initial)
+		}
+		if g := w.States[n-1].Transitions[0]; g.To != w.States[0] {
+			t.Errorf("%d states: the last goto leads to %v", n, g.To)
+		}
 	}
 }

@@ -29,6 +29,10 @@ func TestMisspeltKeywords(t *testing.T) {
 		"workflow W { Initial = A; stat { } }",   // no name: not a state
 		"workflow W { Initial = A; terminl B { } }",
 		"workflow W { Initial = A; terminal eror B { } }",
+		"workflow W { Initial = A; terminl Done Now { } }", // two names: only `terminal error Name {` has two
+		// Only entities and fields take attributes: after a stray `[` in a
+		// workflow nothing is guessed, the `[` is the one error.
+		"workflow W { Initial = A; [evnt Go(); }",
 		// State items.
 		"workflow W { Initial = A; event Go(); state A { subscrbe Go(); } }",
 		"workflow W { Initial = A; event Go(); state A { subscribe Go(); onn Go { } } }",

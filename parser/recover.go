@@ -11,6 +11,14 @@ import (
 // entity, a handler, a subscription, a milestone) is split into its pieces
 // and each is parsed on its own, so every independent mistake is reported
 // and what parsed still counts. A piece that fails leaves what it names.
+//
+// A piece the splitter cut (splitBody: a member, an item, a milestone)
+// ends at the `}` that closes the first `{` it opens: splitBody tracks the
+// same brackets as matching and ends the piece where they all close. So
+// when matching finds that `}` inside the piece, nothing follows it there
+// (what does is the next piece, reported on its own). Only an entity can
+// go on past its `}` (an attribute list before it left open), and
+// salvageEntity reports what follows.
 
 // salvageEntity re-parses `[attrs] entity Name { members }` piece by piece:
 // the attributes, then each field or security block on its own, and a
@@ -76,9 +84,6 @@ func (cp *chunkParser) salvageEntityMember(e *ast.Entity, m span) {
 		sec.Rules = append(sec.Rules, gr)
 	}
 	cp.convEntity(&gEntity{Members: []*gEntityMember{{Security: sec}}}, e)
-	if end+1 < m.hi {
-		cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after the security block: expected a field (`Type Name;`), `security { … }` or `}`")
-	}
 }
 
 // plexerPos is the participle position of token t.
@@ -145,9 +150,6 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 			body.Stmts = append(body.Stmts, st)
 		}
 	}
-	if closeB+1 < it.hi {
-		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the body of `on "+name.Name+"`: expected "+prodStateItem.want()+" or `}`")
-	}
 	return h
 }
 
@@ -190,9 +192,6 @@ func (cp *chunkParser) salvageSubscribe(it span) *ast.Subscribe {
 		if ms := cp.salvageMilestone(m); ms != nil {
 			sub.Milestones = append(sub.Milestones, ms)
 		}
-	}
-	if closeB+1 < it.hi {
-		cp.syntax(cp.errRange(closeB+1), "unexpected "+cp.describe(closeB+1)+" after the subscription: expected "+prodStateItem.want()+" or `}`")
 	}
 	return sub
 }
@@ -275,9 +274,6 @@ func (cp *chunkParser) salvageMilestone(m span) *ast.Milestone {
 			continue
 		}
 		cp.addMItem(ms, gi)
-	}
-	if end+1 < m.hi {
-		cp.syntax(cp.errRange(end+1), "unexpected "+cp.describe(end+1)+" after milestone `"+kind.Name+"`: expected another milestone or `}`")
 	}
 	return ms
 }

@@ -21,7 +21,8 @@ import (
 //   - before `(`, for a word that never takes `(` next (`state(…)`): the
 //     same;
 //   - after a type and before `,` `)` or `;` (`string state)`): a parameter
-//     or a field;
+//     or a field, but for `when` after a security rule's operations
+//     (`allow read when;`), where it starts a condition that is missing;
 //   - after a keyword that takes a name, and before the punctuation that
 //     follows that name (`event on(`, `goto default;`), first of all.
 
@@ -58,7 +59,7 @@ func (fp *fileParser) nameRole(i int, word string) (role string, capital bool) {
 		return "a member name", true
 	case fp.isPunct(next, "(") && !takesParenNext[word]:
 		return "a name", true
-	case prev >= 0 && fp.toks[prev].Kind == lexer.Ident && fp.isPunct(next, ";"):
+	case prev >= 0 && fp.toks[prev].Kind == lexer.Ident && fp.isPunct(next, ";") && !(word == "when" && fp.afterOperations(prev)):
 		return "a field name", false
 	case prev >= 0 && fp.toks[prev].Kind == lexer.Ident && (fp.isPunct(next, ",") || fp.isPunct(next, ")")):
 		return "a parameter name", false
@@ -88,4 +89,20 @@ func (fp *fileParser) reportReserved(i int, word, role string, capital bool) {
 	d := fp.diags.Add(fp.file.Name, r, diag.WF001, "`"+word+"` is a reserved word and cannot be "+role+"; did you mean `"+cap+"`?")
 	d.Fixes = []diag.Fix{{Title: "replace `" + word + "` with `" + cap + "`",
 		Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: cap}}}}
+}
+
+// afterOperations reports whether the name at last ends the operations of
+// a security rule (`allow read, create`): names separated by `,` back to
+// `allow` or `deny`. A `when` after them starts the rule's condition, even
+// an empty one (`allow read when;`): it is not a field named `when`.
+func (fp *fileParser) afterOperations(last int) bool {
+	k := last
+	for k >= 2 && fp.isPunct(k-1, ",") && fp.isIdent(k-2) {
+		k -= 2
+	}
+	w := ""
+	if k >= 1 {
+		w = fp.keywordAt(k - 1)
+	}
+	return w == "allow" || w == "deny"
 }

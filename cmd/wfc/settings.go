@@ -56,6 +56,9 @@ func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 	finder := settings.NewFinder()
 	bad := map[string]bool{}
 	per := make(map[string]diag.Settings, len(l.order))
+	// The files one wfc.json governs share its settings (read-only), so
+	// 100,000 files under one settings file hold one copy, not 100,000.
+	byPath := map[string]diag.Settings{}
 	for _, name := range l.order {
 		s, path, err := finder.For(name)
 		if err != nil {
@@ -65,7 +68,12 @@ func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 			}
 			s = diag.Settings{}
 		}
-		per[name] = settings.Override(s, over)
+		got, ok := byPath[path]
+		if !ok {
+			got = settings.Override(s, over)
+			byPath[path] = got
+		}
+		per[name] = got
 	}
 	l.settings = func(file string) diag.Settings { return per[file] }
 }
