@@ -208,3 +208,21 @@ func TestForeignSyntaxFixes(t *testing.T) {
 		}
 	}
 }
+
+// TestIsKeyword: exactly the reserved words lex as keywords; a word that
+// differs by case, by a letter more or less, is a name.
+func TestIsKeyword(t *testing.T) {
+	reserved := []string{"enum", "entity", "workflow", "event", "state", "terminal", "subscribe", "as", "on",
+		"goto", "default", "security", "allow", "deny", "when", "true", "false"}
+	for _, w := range reserved {
+		for _, c := range []struct {
+			word string
+			want Kind
+		}{{w, Keyword}, {strings.ToUpper(w[:1]) + w[1:], Ident}, {w + "s", Ident}, {w[:len(w)-1], Ident}, {"_" + w, Ident}} {
+			toks := Lex("k.wf", c.word).Tokens
+			if len(toks) != 2 || toks[0].Kind != c.want {
+				t.Errorf("%q lexes as %v, want one %v", c.word, toks, c.want)
+			}
+		}
+	}
+}

@@ -170,7 +170,7 @@ func (fp *fileParser) extraCloseBraces(insertAfter map[int]bool) map[int]bool {
 // at open though its indentation goes on to the `}` at end.
 func (fp *fileParser) reportExtraBrace(i, open, end int) {
 	cp := &chunkParser{fileParser: fp}
-	owner := cp.owner(openBracket{'{', open})
+	owner := cp.owner(openBracket{c: '{', tok: open})
 	r := fp.tokRange(i)
 	from := r.Start
 	if i > 0 && fp.toks[i-1].Line == fp.toks[i].Line {

@@ -8,17 +8,20 @@ import "github.com/wfc-lang/wfc/lexer"
 // inside braces does not swallow the `}` that closes them, and `)` or `]`
 // never close past a `{`.
 //
-// Each kind of opener keeps the stack positions where it stands, so finding
-// the opener a closer matches costs O(1) amortised, whatever the input:
-// `[`×N then `)`×N is linear, not quadratic.
+// Each opener links to the one of its kind below it, and the top opener of
+// each kind is kept, so finding the opener a closer matches costs O(1)
+// amortised, whatever the input: `[`×N then `)`×N is linear, not
+// quadratic. One slice holds it all, so a tracker that is reset and used
+// again (chunkParser.scratch) allocates nothing once it has grown.
 type brackets struct {
-	open  []openBracket
-	where [3][]int // per kind (see kindOf): indexes into open
+	open []openBracket
+	top  [3]int32 // per kind (see kindOf): 1 + index in open of its top opener, 0 for none
 }
 
 type openBracket struct {
-	c   byte // '(', '[' or '{'
-	tok int  // token index
+	c    byte  // '(', '[' or '{'
+	prev int32 // 1 + index in open of the opener of the same kind below it, 0 for none
+	tok  int   // token index
 }
 
 func kindOf(c byte) int {
@@ -52,30 +55,28 @@ func isOpener(c byte) bool { return c == '(' || c == '[' || c == '{' }
 // push opens bracket c at token tok.
 func (b *brackets) push(c byte, tok int) {
 	k := kindOf(c)
-	b.where[k] = append(b.where[k], len(b.open))
-	b.open = append(b.open, openBracket{c, tok})
+	b.open = append(b.open, openBracket{c: c, prev: b.top[k], tok: tok})
+	b.top[k] = int32(len(b.open))
 }
 
 // close pops to the opener matching c. It reports whether there was one,
 // and how many brackets it closed (more than one: some were left open).
 func (b *brackets) close(c byte) (ok bool, popped int) {
-	w := b.where[kindOf(c)]
-	if len(w) == 0 {
+	t := b.top[kindOf(c)]
+	if t == 0 {
 		return false, 0
 	}
-	at := w[len(w)-1]
-	if c != '}' {
-		if braces := b.where[2]; len(braces) > 0 && braces[len(braces)-1] > at {
-			return false, 0 // a `)` never closes past a `{`
-		}
+	at := int(t) - 1
+	if c != '}' && int(b.top[2])-1 > at {
+		return false, 0 // a `)` never closes past a `{`
 	}
 	popped = len(b.open) - at
-	b.open = b.open[:at]
-	for k := range b.where {
-		for len(b.where[k]) > 0 && b.where[k][len(b.where[k])-1] >= at {
-			b.where[k] = b.where[k][:len(b.where[k])-1]
+	for k := range b.top {
+		for b.top[k] != 0 && int(b.top[k])-1 >= at {
+			b.top[k] = b.open[b.top[k]-1].prev
 		}
 	}
+	b.open = b.open[:at]
 	return true, popped
 }
 
@@ -92,9 +93,7 @@ func (b *brackets) innermost() (openBracket, bool) {
 
 func (b *brackets) reset() {
 	b.open = b.open[:0]
-	for k := range b.where {
-		b.where[k] = b.where[k][:0]
-	}
+	b.top = [3]int32{}
 }
 
 // track feeds token i to b and returns its bracket character (0 if none).

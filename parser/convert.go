@@ -98,17 +98,17 @@ func (cp *chunkParser) convParams(g *params) *ast.Params {
 	return (*ast.Params)(g)
 }
 
-func (cp *chunkParser) convEvent(g *gEvent) *ast.Event {
-	return &ast.Event{Range: cp.rng(g.Pos, g.EndPos), Name: cp.name(g.Name), Params: cp.convParams(g.Params)}
+func (cp *chunkParser) convEvent(g *gEvent, r diag.Range) *ast.Event {
+	return &ast.Event{Range: r, Name: cp.name(g.Name), Params: cp.convParams(g.Params)}
 }
 
-func (cp *chunkParser) convSetting(g *gSetting) *ast.Setting {
-	return &ast.Setting{Range: cp.rng(g.Pos, g.EndPos), Name: cp.name(g.Name), Value: cp.expr(g.Value)}
+func (cp *chunkParser) convSetting(g *gSetting, r diag.Range) *ast.Setting {
+	return &ast.Setting{Range: r, Name: cp.name(g.Name), Value: cp.expr(g.Value)}
 }
 
-func (cp *chunkParser) convSubscribe(g *gSubscribe) *ast.Subscribe {
+func (cp *chunkParser) convSubscribe(g *gSubscribe, r diag.Range) *ast.Subscribe {
 	s := &ast.Subscribe{
-		Range: cp.rng(g.Pos, g.EndPos), Event: cp.name(g.Event),
+		Range: r, Event: cp.name(g.Event),
 		Params: cp.convParams(g.Params), Alias: cp.name(g.Alias),
 	}
 	for _, m := range g.Milestones {
@@ -140,8 +140,8 @@ func (cp *chunkParser) addMItem(ms *ast.Milestone, it *gMItem) {
 	}
 }
 
-func (cp *chunkParser) convHandler(g *gHandler) *ast.Handler {
-	return &ast.Handler{Range: cp.rng(g.Pos, g.EndPos), Name: cp.name(g.Name), Params: cp.convParams(g.Params), Body: cp.convBlock(g.Body)}
+func (cp *chunkParser) convHandler(g *gHandler, r diag.Range) *ast.Handler {
+	return &ast.Handler{Range: r, Name: cp.name(g.Name), Params: cp.convParams(g.Params), Body: cp.convBlock(g.Body)}
 }
 
 func (cp *chunkParser) convBlock(g *gBlock) *ast.Block {

@@ -20,6 +20,17 @@ type chunkParser struct {
 	*fileParser
 	start int // byte offset where the chunk starts
 	diags diag.List
+	// scratch is the bracket tracker of checkNesting and splitBody, reset
+	// and used again by each (neither holds it across a call of the other).
+	scratch brackets
+	chunk   span   // the chunk's tokens
+	win     window // the fast hand-over of its pieces to participle (stream.go)
+}
+
+// brackets returns the chunk's scratch tracker, empty.
+func (cp *chunkParser) brackets() *brackets {
+	cp.scratch.reset()
+	return &cp.scratch
 }
 
 type chunkResult struct {
@@ -30,7 +41,7 @@ type chunkResult struct {
 // parseTopChunk parses one top-level chunk. A panic inside participle (a bug,
 // never expected) is reported as a diagnostic rather than crashing wfc.
 func (fp *fileParser) parseTopChunk(s span) (res chunkResult) {
-	cp := &chunkParser{fileParser: fp, start: int(fp.toks[s.lo].Off)}
+	cp := &chunkParser{fileParser: fp, start: int(fp.toks[s.lo].Off), chunk: s}
 	defer func() {
 		if r := recover(); r != nil {
 			cp.syntax(fp.tokRange(s.lo), fmt.Sprintf("wfc could not parse this declaration (internal error: %v); please report it", r))
@@ -60,14 +71,14 @@ func (fp *fileParser) parseTopChunk(s span) (res chunkResult) {
 // checkNesting reports and returns false when tokens [lo, hi) nest deeper
 // than MaxNesting (brackets, and prefix operators, which also recurse).
 func (cp *chunkParser) checkNesting(s span) bool {
-	var open brackets
+	open := cp.brackets()
 	unary := 0
 	for i := s.lo; i < s.hi; i++ {
 		t := cp.toks[i]
 		switch {
 		case t.Kind != lexer.Punct:
 			unary = 0
-		case cp.track(&open, i) != 0:
+		case cp.track(open, i) != 0:
 			unary = 0
 		case t.End-t.Off == 1 && (cp.src[t.Off] == '!' || cp.src[t.Off] == '-'):
 			unary++
@@ -97,7 +108,7 @@ func (cp *chunkParser) parseEnum(s span) ast.Decl {
 		e.Bad = true
 		return cp.declOrNil(e, e.Name)
 	}
-	g, err := getParsers().enum.ParseFromLexer(cp.stream(s))
+	g, err := parsePiece(cp, getParsers().enum, s)
 	if err != nil {
 		cp.reportParse(err, s, prodEnum)
 		e.Bad = true
@@ -114,11 +125,7 @@ func (cp *chunkParser) parseEnum(s span) ast.Decl {
 		}
 	}
 	if g != nil {
-		for _, m := range g.Members {
-			if id := cp.name(m); id != nil {
-				e.Members = append(e.Members, id)
-			}
-		}
+		e.Members = g.Members.List
 	}
 	return cp.declOrNil(e, e.Name)
 }
@@ -143,7 +150,7 @@ func (cp *chunkParser) parseEntity(s span) ast.Decl {
 		e.Bad = true
 		return cp.declOrNil(e, e.Name)
 	}
-	g, err := getParsers().entity.ParseFromLexer(cp.stream(s))
+	g, err := parsePiece(cp, getParsers().entity, s)
 	if err != nil {
 		e.Bad = true
 		// Recover member by member; if the shape is too broken to split,
@@ -175,7 +182,7 @@ func (cp *chunkParser) body(open, hi int, head string, starts func(string) bool,
 		parse(m)
 	}
 	if closeAt >= hi {
-		cp.unclosedBrace(open, hi, openBracket{'{', open}, what)
+		cp.unclosedBrace(open, hi, openBracket{c: '{', tok: open}, what)
 		return -1
 	}
 	if closeAt+1 < hi {
@@ -222,18 +229,18 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		cp.salvageMember(w, m)
 		return
 	}
-	g, err := getParsers().member.ParseFromLexer(cp.stream(m))
+	g, err := parsePiece(cp, getParsers().member, m)
 	if err != nil {
 		cp.reportParse(err, m, p)
 		w.Bad = true
 		cp.salvageMember(w, m)
 		return
 	}
-	switch {
-	case g.Event != nil:
-		w.Events = append(w.Events, cp.convEvent(g.Event))
-	case g.Setting != nil:
-		w.Settings = append(w.Settings, cp.convSetting(g.Setting))
+	switch g := (*g).(type) {
+	case *gEvent:
+		w.Events = append(w.Events, cp.convEvent(g, cp.spanRange(m.lo, m.hi)))
+	case *gSetting:
+		w.Settings = append(w.Settings, cp.convSetting(g, cp.spanRange(m.lo, m.hi)))
 	}
 }
 
@@ -274,15 +281,15 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 		return
 	}
 	if cp.checkNesting(it) {
-		g, err := getParsers().stateItem.ParseFromLexer(cp.stream(it))
+		g, err := parsePiece(cp, getParsers().stateItem, it)
 		if err == nil {
-			switch {
-			case g.Subscribe != nil:
-				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g.Subscribe))
-			case g.Handler != nil:
-				st.Handlers = append(st.Handlers, cp.convHandler(g.Handler))
-			case g.Setting != nil:
-				st.Settings = append(st.Settings, cp.convSetting(g.Setting))
+			switch g := (*g).(type) {
+			case *gSubscribe:
+				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g, cp.spanRange(it.lo, it.hi)))
+			case *gHandler:
+				st.Handlers = append(st.Handlers, cp.convHandler(g, cp.spanRange(it.lo, it.hi)))
+			case *gSetting:
+				st.Settings = append(st.Settings, cp.convSetting(g, cp.spanRange(it.lo, it.hi)))
 			}
 			return
 		}

@@ -40,19 +40,16 @@ func (n *name) Parse(lex *plexer.PeekingLexer) error {
 	return nil
 }
 
+// gEnum and gEntity match their name without capturing it, and have no
+// positions: parseEnum and parseEntity take both from the tokens, and a
+// capture is a node, a record and a copy per declaration.
 type gEnum struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
-	Name    *name   `parser:"'enum' @@ '{'"`
-	Members []*name `parser:"( @@ ( ',' @@? )* )? '}'"`
+	Members enumMembers `parser:"'enum' Ident '{' @@ '}'"`
 }
 
 type gEntity struct {
-	Pos     plexer.Position
-	EndPos  plexer.Position
 	Attrs   []*attrList      `parser:"@@*"`
-	Name    *name            `parser:"'entity' @@ '{'"`
-	Members []*gEntityMember `parser:"@@* '}'"`
+	Members []*gEntityMember `parser:"'entity' Ident '{' @@* '}'"`
 }
 
 type gEntityMember struct {
@@ -82,41 +79,48 @@ type gField struct {
 	Name   *name       `parser:"@@ ';'"`
 }
 
-// gMember is a workflow member other than a state (states are split by hand).
-type gMember struct {
-	Event   *gEvent   `parser:"  @@"`
-	Setting *gSetting `parser:"| @@"`
-}
+// gMember is a workflow member other than a state (states are split by
+// hand): a participle union of gEvent | gSetting. The members of gMember
+// and gStateItem have no positions: each is a whole piece, converted only
+// when it parsed, so its range is the piece's (a position is an
+// allocation and a reflective store per node). A union, not a struct of
+// alternatives, because each member is parsed on its own and a struct
+// around it cost a node, a capture and a copy of the member for nothing.
+type gMember interface{ member() }
+
+func (*gEvent) member()   {}
+func (*gSetting) member() {}
+
+// memberAlts are gMember's alternatives, in the order participle tries them.
+var memberAlts = []gMember{&gEvent{}, &gSetting{}}
 
 type gEvent struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
 	Name   *name   `parser:"'event' @@"`
 	Params *params `parser:"@@ ';'"`
 }
 
 type gSetting struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
-	Name   *name `parser:"@@ '='"`
-	Value  *expr `parser:"@@ ';'"`
+	Name  *name `parser:"@@ '='"`
+	Value *expr `parser:"@@ ';'"`
 }
 
-// gStateItem is one item of a state body.
-type gStateItem struct {
-	Subscribe *gSubscribe `parser:"  @@"`
-	Handler   *gHandler   `parser:"| @@"`
-	Setting   *gSetting   `parser:"| @@"`
-}
+// gStateItem is one item of a state body: a participle union of
+// gSubscribe | gHandler | gSetting (a union for gMember's reason).
+type gStateItem interface{ stateItem() }
+
+func (*gSubscribe) stateItem() {}
+func (*gHandler) stateItem()   {}
+func (*gSetting) stateItem()   {}
+
+// stateItemAlts are gStateItem's alternatives, in the order participle
+// tries them.
+var stateItemAlts = []gStateItem{&gSubscribe{}, &gHandler{}, &gSetting{}}
 
 type gSubscribe struct {
-	Pos        plexer.Position
-	EndPos     plexer.Position
 	Event      *name         `parser:"'subscribe' @@"`
 	Params     *params       `parser:"@@"`
 	Alias      *name         `parser:"( 'as' @@ )?"`
-	Semi       bool          `parser:"( @';'"`
-	Milestones []*gMilestone `parser:"| '{' @@* '}' )"`
+	Milestones []*gMilestone `parser:"( ';' | '{' @@* '}' )"`
 }
 
 type gMilestone struct {
@@ -136,8 +140,6 @@ type gMItem struct {
 }
 
 type gHandler struct {
-	Pos    plexer.Position
-	EndPos plexer.Position
 	Name   *name   `parser:"'on' @@"`
 	Params *params `parser:"@@?"`
 	Body   *gBlock `parser:"@@"`
@@ -157,8 +159,7 @@ type gStmt struct {
 	Goto    *name    `parser:"  'goto' @@ ';'"`
 	Default *gBlock  `parser:"| 'default' @@"`
 	Expr    *postfix `parser:"| @@"`
-	Semi    bool     `parser:"  ( @';'"`
-	Body    *gBlock  `parser:"  | @@ )"`
+	Body    *gBlock  `parser:"  ( ';' | @@ )"`
 }
 
 // gTestItem is an item of a test: a setting `Workflow = W;` or a call
@@ -197,8 +198,8 @@ var getParsers = sync.OnceValue(func() *parsers {
 	return &parsers{
 		enum:      participle.MustBuild[gEnum](opts...),
 		entity:    participle.MustBuild[gEntity](opts...),
-		member:    participle.MustBuild[gMember](opts...),
-		stateItem: participle.MustBuild[gStateItem](opts...),
+		member:    participle.MustBuild[gMember](append(opts, participle.Union(memberAlts...))...),
+		stateItem: participle.MustBuild[gStateItem](append(opts, participle.Union(stateItemAlts...))...),
 		stmt:      participle.MustBuild[gStmt](opts...),
 		attrs:     participle.MustBuild[gAttrLists](opts...),
 		entMember: participle.MustBuild[gEntityMember](opts...),

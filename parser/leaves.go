@@ -10,7 +10,7 @@ import (
 )
 
 // Leaves of the grammar read by hand, like expressions (expr.go): a type,
-// a parameter list and an attribute list. Each is a participle Parseable
+// a parameter list, an attribute list and an enum's members. Each is a participle Parseable
 // whose value is the ast node itself, so none of them is written twice
 // (once as a grammar struct, once as an ast type), and each reports what it
 // expected where it knows it.
@@ -133,4 +133,31 @@ func (p *exprParser) attr() (*ast.Attr, error) {
 	}
 	a.Range.End = end(p.next())
 	return a, nil
+}
+
+// enumMembers is an enum's members, `A, B, C`: what the grammar wrote
+// `( name ( ',' name? )* )?`, so a trailing comma needs no backtracking
+// and `A, , B` parses (parseEnum reports the empty member). It always
+// matches, possibly nothing, and stops at the first token that does not go
+// on with the list, as that grammar did, so the `}` after it fails where
+// it failed. Each name was a participle node of its own: a capture, a
+// branch per `,`, a copy of the name.
+type enumMembers struct {
+	List []*ast.Ident
+}
+
+// Parse implements participle.Parseable.
+func (m *enumMembers) Parse(lex *plexer.PeekingLexer) error {
+	isName := func() bool { return lex.Peek().Type == lexer.TokenType(lexer.Ident) }
+	if !isName() {
+		return nil
+	}
+	m.List = append(m.List, ident(*lex.Next()))
+	for p := lex.Peek(); p.Type == lexer.TokenType(lexer.Punct) && p.Value == ","; p = lex.Peek() {
+		lex.Next()
+		if isName() {
+			m.List = append(m.List, ident(*lex.Next()))
+		}
+	}
+	return nil
 }

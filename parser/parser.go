@@ -36,11 +36,16 @@
 // see. A syntax error that follows from a lexical one (an
 // unterminated string, a malformed number, dropped bytes) is not reported.
 //
-// Pieces parse in parallel and participle's tokens live for one piece at a
-// time. One bracket tracker (brackets.go) serves the splitter, the nesting
-// guard and the messages, and is linear on any input; the nesting guard runs
-// before participle sees a piece, and recover() guards each declaration, so
-// no input can crash the process.
+// Declarations parse in parallel. Participle's tokens live for one
+// declaration at a time: its pieces are handed over from one window of its
+// tokens (stream.go; a declaration of more than 2,048 tokens gets a window
+// per stretch of them, and a piece larger than that a window of its own),
+// and a piece that does not parse cleanly from it is parsed again from a
+// stream of its own, so every error is the piece's own. One bracket
+// tracker (brackets.go) serves the splitter, the nesting guard and the
+// messages, and is linear on any input; the nesting guard runs before
+// participle sees a piece, and recover() guards each declaration, so no
+// input can crash the process.
 package parser
 
 import (

@@ -131,12 +131,13 @@ func (t *topSplit) punct(i int) {
 // body. A member also ends before a token that can only start the next one
 // (startsMember): then its `;` is missing. It returns the members and the
 // index of the `}` that closes the body (hi if there is none).
-func (fp *fileParser) splitBody(lo, hi int, starts func(string) bool) ([]span, int) {
+func (cp *chunkParser) splitBody(lo, hi int, starts func(string) bool) ([]span, int) {
+	fp := cp.fileParser
 	var out []span
 	start := lo
-	var open brackets
+	open := cp.brackets()
 	for i := lo; i < hi; i++ {
-		if i > start && fp.startsMember(i, &open, starts) {
+		if i > start && fp.startsMember(i, open, starts) {
 			out = append(out, span{start, i})
 			start = i
 			open.reset()

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"github.com/alecthomas/participle/v2"
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/wfc-lang/wfc/lexer"
@@ -43,4 +44,96 @@ func badLiteral(k lexer.Kind) plexer.TokenType { return plexer.TokenType(-20 - i
 func (fp *fileParser) stream(s span) *plexer.PeekingLexer {
 	pl, _ := plexer.Upgrade(&tokenStream{fp: fp, i: s.lo, end: s.hi})
 	return pl
+}
+
+// The fast hand-over. Upgrading a stream copies its tokens into a
+// PeekingLexer, growing a slice token by token, with a map and a few
+// headers besides: per piece, that was a tenth of the parse. A chunk's
+// pieces are instead parsed from one PeekingLexer over a window of its
+// tokens (a PeekingLexer is a value: a copy shares the tokens and moves on
+// its own), built once and walked forward to each piece's first token.
+//
+// Past a piece's last token the window holds the next real tokens, not
+// the EOF the piece's own stream ends with, so participle is told to allow
+// trailing tokens, and the parse counts only when it succeeds having
+// consumed exactly the piece. Then it is the parse the piece's own stream
+// gives: up to the piece's end the tokens are the same, every decision of
+// the grammar and of the leaves looks at the next token only, nothing in
+// the grammar matches an EOF, and a production that stops at the piece's
+// end tried its alternatives there without consuming anything (with
+// UseLookahead(0), one that consumes and fails is an error). Any other
+// outcome — an error, a parse that stops elsewhere, a panic — parses the
+// piece again from its own stream (fp.stream), so every error, message
+// and partial tree is exactly the piece-by-piece parse's; errors are rare.
+
+// windowTokens is how many tokens a window holds at least (up to the
+// chunk's end): a hostile declaration of millions of tokens is handed
+// over a window at a time, never whole.
+const windowTokens = 2048
+
+// allowTrailing is participle's option, built once.
+var allowTrailing = participle.AllowTrailing(true)
+
+// window is a chunk's PeekingLexer over tokens [lo, hi) (then an EOF
+// where token hi starts), walked forward to where the last piece started.
+type window struct {
+	lex    plexer.PeekingLexer
+	lo, hi int
+	ok     bool
+	// piece is the copy handed to the parse of the current piece; kept
+	// here, not allocated per piece (pieces are parsed one at a time).
+	piece plexer.PeekingLexer
+}
+
+// lexAt returns a PeekingLexer whose next token is s.lo, for a parse of
+// piece s, and the cursor it must reach when the parse consumed exactly
+// s; ok is false when the window cannot serve s (a piece behind the last
+// one), and the caller uses fp.stream.
+func (cp *chunkParser) lexAt(s span) (pl *plexer.PeekingLexer, want int, ok bool) {
+	w := &cp.win
+	if s.hi <= s.lo || s.hi > cp.chunk.hi || s.lo < cp.chunk.lo {
+		return nil, 0, false
+	}
+	if !w.ok || s.lo < w.lo+w.lex.Cursor() || s.hi > w.hi {
+		hi := min(cp.chunk.hi, max(s.hi, s.lo+windowTokens))
+		lex, err := plexer.Upgrade(&tokenStream{fp: cp.fileParser, i: s.lo, end: hi})
+		if err != nil {
+			return nil, 0, false
+		}
+		*w = window{lex: *lex, lo: s.lo, hi: hi, ok: true}
+	}
+	for w.lo+w.lex.Cursor() < s.lo {
+		w.lex.Next()
+	}
+	w.piece = w.lex
+	return &w.piece, s.hi - w.lo, true
+}
+
+// parsePiece parses piece s with p: from the chunk's window when that
+// parse is the piece's own (see above), else from the piece's own stream.
+func parsePiece[G any](cp *chunkParser, p *participle.Parser[G], s span) (*G, error) {
+	if !streamOnly {
+		if pl, want, ok := cp.lexAt(s); ok {
+			if g, ok := tryPiece(p, pl, want); ok {
+				return g, nil
+			}
+		}
+	}
+	return p.ParseFromLexer(cp.stream(s))
+}
+
+// streamOnly turns the window off: every piece is parsed from its own
+// stream (TestWindowMatchesStream compares the two).
+var streamOnly = false
+
+// tryPiece parses from pl and reports whether the parse succeeded with the
+// cursor at want.
+func tryPiece[G any](p *participle.Parser[G], pl *plexer.PeekingLexer, want int) (g *G, ok bool) {
+	defer func() {
+		if recover() != nil {
+			g, ok = nil, false
+		}
+	}()
+	g, err := p.ParseFromLexer(pl, allowTrailing)
+	return g, err == nil && pl.Cursor() == want
 }

@@ -32,7 +32,7 @@ func (cp *chunkParser) parseTestItem(t *ast.Test, m span) {
 		t.Bad = true
 		return
 	}
-	g, err := getParsers().testItem.ParseFromLexer(cp.stream(m))
+	g, err := parsePiece(cp, getParsers().testItem, m)
 	if err != nil {
 		p := prodTestItem
 		if cp.kind(m.lo) == lexer.Ident && m.lo+1 < m.hi && cp.isPunct(m.lo+1, "=") {

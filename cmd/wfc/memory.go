@@ -23,7 +23,7 @@ const (
 	memoryBase    = 256 << 20
 )
 
-// gcPercent is GOGC unless the user set it. Parsing makes about 150 bytes of
+// gcPercent is GOGC unless the user set it. Parsing makes about 116 bytes of
 // short-lived garbage per input byte; collecting it less often than Go's
 // default (100) saves a sixth of the CPU on 100 files, and the memory limit
 // bounds what that costs in memory.
