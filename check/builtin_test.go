@@ -51,7 +51,10 @@ workflow Flow {
 // nothing else: look-alikes out of their context are not words.
 func TestBuiltinWords(t *testing.T) {
 	prog, _ := parser.Parse([]parser.Source{{Name: "b.wf", Src: builtinSrc}}, parser.Options{})
-	res := check.Check(prog)
+	if n := len(check.Check(prog).Program.Info.Words); n != 0 {
+		t.Errorf("Check records %d words without being asked", n)
+	}
+	res := check.CheckWith(prog, check.Options{Words: true})
 	seen := map[string]int{}
 	for _, u := range res.Program.Info.Words {
 		if u.Ident.Name != u.Builtin.Word.Name {

@@ -73,9 +73,22 @@ type Result struct {
 	Consumers []*Consumer
 }
 
+// Options choose what Check records beyond the diagnostics and the model,
+// as go/types fills only the Info maps its caller asks for.
+type Options struct {
+	// Words records the vocabulary words written in their place
+	// (Info.Words), which only the editor's hover reads: a command line
+	// check does not pay for them.
+	Words bool
+}
+
 // Check checks a whole program.
-func Check(prog *ast.Program) *Result {
+func Check(prog *ast.Program) *Result { return CheckWith(prog, Options{}) }
+
+// CheckWith is Check recording what opt asks for.
+func CheckWith(prog *ast.Program, opt Options) *Result {
 	c := &checker{
+		opt:        opt,
 		prog:       prog,
 		decls:      map[string]ast.Decl{},
 		duplicated: map[string]bool{},
@@ -134,7 +147,9 @@ type checker struct {
 	// consumerAt is the consumer of each milestone and step node, for
 	// the model.
 	consumerAt map[ast.Node]*Consumer
-	// words are the vocabulary words met so far (builtin.go).
+	opt        Options
+	// words are the vocabulary words met so far (builtin.go), when
+	// opt.Words asks for them.
 	words []WordUse
 	diags diag.List
 	res   *Result

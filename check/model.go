@@ -44,7 +44,8 @@ type Program struct {
 // *ast.Name) that refer to one (a `goto` target, `Initial`'s value, a type,
 // a subscribed event, a handler's name, a case label, `Tracks`' entity and
 // field, and a name in an entity's security condition that is one of its
-// fields). A name that did not resolve is in neither. Words lists each word
+// fields). A name that did not resolve is in neither. Words (recorded when
+// CheckWith's Options.Words asks) lists each word
 // of the language's vocabulary written in its place (a *Builtin: `Within`,
 // `.MaxAttempts`, `FromSeconds`…), in the order the checker met them: a list,
 // not a map entry each, since a program has about as many words as names
