@@ -104,6 +104,11 @@ func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
 			// On a step, a number is more likely the attempts than seconds:
 			// a bare TimeSpan there would still need `.MaxAttempts(…)`.
 			hint = fmt.Sprintf("if %s is the number of attempts, write `Backoff.Fixed(TimeSpan.FromSeconds(…)).MaxAttempts(%s)` with the wait you want", c.file.Text(e.Rng()), c.file.Text(e.Rng()))
+		case k == kDecimal && use == retryArg:
+			// A step's policy needs its budget too (WF302).
+			hint = fmt.Sprintf("write `Backoff.Fixed(TimeSpan.%s(%s)).MaxAttempts(3)`", secondsUnit, ast.Compact(c.file.Text(e.Rng())))
+		case use == retryArg:
+			hint = "write `Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(3)`"
 		case k == kInt || k == kDecimal:
 			hint = c.timeSpanHint(e) + " (a bare TimeSpan is a fixed policy)"
 		}
@@ -122,19 +127,22 @@ func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
 		if !isCall {
 			// `Backoff.Exponential` without arguments, or `….Cap` without (…).
 			if sel, ok := x.(*ast.Selector); ok {
-				if n, ok := sel.X.(*ast.Name); ok && n.Name == "Backoff" {
-					c.wf304(badCall{what: misuseBare, rng: sel.Range, kind: vocab.KindFactory, name: sel.Sel.Name})
-				} else {
+				switch n, ok := sel.X.(*ast.Name); {
+				case ok && n.Name == "Backoff":
+					c.wf304(badCall{what: misuseBare, rng: sel.Range, nameRng: sel.Sel.Range, kind: vocab.KindFactory, name: sel.Sel.Name})
+				case isRetriesMember(sel.Sel.Name):
+					c.wf304(badCall{what: misuseRetries, rng: sel.Sel.Range, kind: vocab.KindMember, name: sel.Sel.Name})
+				default:
 					c.wf304(badCall{what: misuseBare, rng: sel.Sel.Range, kind: vocab.KindMember, name: sel.Sel.Name})
 				}
 			} else {
-				c.wf304(badCall{what: misuseNotPolicy, rng: x.Rng()})
+				c.wf304(badCall{what: misuseNotPolicy, rng: x.Rng(), step: use == retryArg})
 			}
 			return nil
 		}
 		sel, ok := call.Fun.(*ast.Selector)
 		if !ok {
-			c.wf304(badCall{what: misuseNotPolicy, rng: call.Range})
+			c.wf304(badCall{what: misuseNotPolicy, rng: call.Range, step: use == retryArg})
 			return nil
 		}
 		if n, ok := sel.X.(*ast.Name); ok && n.Name == "Backoff" {
@@ -218,6 +226,10 @@ var memberSigs = func() map[string]string {
 	return m
 }()
 
+// isRetriesMember: `.Retries` and `.MaxRetries` are the budget counted in
+// retries, a milestone's way, written as a member.
+func isRetriesMember(name string) bool { return name == "Retries" || name == "MaxRetries" }
+
 // retriesMember reports `.Retries(n)`, a milestone setting written as a
 // policy member, with the fix that writes the same budget as
 // `.MaxAttempts(n+1)`: retries count the attempts after the first.
@@ -238,7 +250,7 @@ func (c *checker) member(p *Policy, m *Member) {
 	_, ok := memberSigs[name]
 	if !ok {
 		p.Valid, p.unknownMember = false, true
-		if name == "Retries" || name == "MaxRetries" {
+		if isRetriesMember(name) {
 			c.retriesMember(m)
 			return
 		}

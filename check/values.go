@@ -147,6 +147,10 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	if !ok {
 		return 0, false
 	}
+	if sel.Sel.Name == vocab.ZeroName {
+		c.wf304(badCall{what: misuseCalled, rng: call.Range, nameRng: sel.Range})
+		return 0, false
+	}
 	unit, ok := timeSpanUnits[sel.Sel.Name]
 	if !ok {
 		c.wf304(badCall{what: misuseUnknown, rng: sel.Sel.Range, kind: vocab.KindUnit, name: sel.Sel.Name})

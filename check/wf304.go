@@ -27,6 +27,7 @@ const (
 	misuseRange                       // a duration beyond TimeSpan's range
 	misuseNotPolicy                   // not a Backoff policy at all
 	misuseRetries                     // `.Retries(n)` or `.MaxRetries(n)`: the budget counted the other way
+	misuseCalled                      // a word that takes no argument called with some: `TimeSpan.Zero()`
 )
 
 // badCall is one WF304: what is wrong, where, and with which word.
@@ -34,17 +35,33 @@ type badCall struct {
 	what misuse
 	rng  diag.Range
 	// kind is the namespace (factory, member, unit); name the word as
-	// written; arg the argument, for misuseArgType.
-	kind vocab.WordKind
-	name string
-	arg  ast.Expr
+	// written, and nameRng where, when rng is wider (`Backoff.Fixd`: a
+	// did-you-mean replaces the name alone); arg the argument, for
+	// misuseArgType.
+	kind    vocab.WordKind
+	name    string
+	nameRng diag.Range
+	arg     ast.Expr
+	// step: the policy is a step's `retry:`, which needs its budget.
+	step bool
 	// hint overrides the "write …" of misuseArgType, where the argument
 	// itself says what was meant (`Cap(60)` → `TimeSpan.FromSeconds(60)`).
 	hint string
 }
 
 // notPolicyText is the message of an expression that is no policy at all.
-const notPolicyText = "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`"
+const (
+	notPolicyText     = "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2))`"
+	notPolicyStepText = "this is not a Backoff policy: write `Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(3)`"
+)
+
+// nameRange is where the word's name is written.
+func (b badCall) nameRange() diag.Range {
+	if b.nameRng != (diag.Range{}) {
+		return b.nameRng
+	}
+	return b.rng
+}
 
 // notPolicyMessage is the message of a value that is no policy where one
 // is expected (where: "`retry:`" for WF304, "`Backoff`" for WF107).
@@ -65,17 +82,32 @@ func (c *checker) wf304Message(b badCall) (string, hint) {
 		if b.arg != nil {
 			return notPolicyMessage("`retry:`", kindOfExpr(b.arg), b.hint), hint{}
 		}
+		if b.step {
+			return notPolicyStepText, hint{}
+		}
 		return notPolicyText, hint{}
 	}
 	if b.what == misuseRetries {
 		return fmt.Sprintf("a policy has no `.%s(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.%s(n)` is `.MaxAttempts(n+1)`", b.name, b.name), hint{}
+	}
+	if b.what == misuseCalled {
+		name := ast.Compact(c.file.Text(b.nameRange()))
+		fix := &diag.Fix{Title: fmt.Sprintf("write `%s`", name), MachineApplicable: true,
+			Edits: []diag.Edit{{File: c.file.Name, Range: diag.Range{Start: b.nameRange().End, End: b.rng.End}, NewText: ""}}}
+		return fmt.Sprintf("`%s` takes no arguments: write `%s`", name, name), hint{fix: fix}
 	}
 	if b.what == misuseRange {
 		return fmt.Sprintf("`%s` is beyond TimeSpan's range (at most 10675199d2h48m5.4775807s)", ast.Compact(c.file.Text(b.rng))), hint{}
 	}
 	w, known := vocab.Named(b.kind, b.name)
 	if b.what == misuseUnknown || !known {
-		return c.unknownWord(b)
+		msg, h := c.unknownWord(b)
+		if b.what == misuseBare {
+			// `Backoff.Fixd` without its parentheses: the closest name is
+			// said, but replacing it alone would leave the call unwritten.
+			h.fix = nil
+		}
+		return msg, h
 	}
 	switch b.what {
 	case misuseBare:
@@ -85,7 +117,8 @@ func (c *checker) wf304Message(b badCall) (string, hint) {
 	case misuseArgType:
 		write := b.hint
 		if write == "" {
-			write = fmt.Sprintf("write `%s`", w.Example)
+			// Only the argument is underlined: say what to write there.
+			write = fmt.Sprintf("write `%s`", w.ArgExample)
 		}
 		return fmt.Sprintf("`%s` expects %s %s, not %s: %s", w.Qualified, vocabArticle(w.ArgNoun), w.ArgNoun, kindOfExpr(b.arg), write), hint{}
 	}
@@ -104,14 +137,14 @@ func (c *checker) unknownWord(b badCall) (string, hint) {
 		for _, w := range words {
 			shown = append(shown, w.Qualified)
 		}
-		return fmt.Sprintf("unknown policy `Backoff.%s`: write %s", b.name, orList(shown)), c.didYouMean(b.rng, b.name, names)
+		return fmt.Sprintf("unknown policy `Backoff.%s`: write %s", b.name, orList(shown)), c.didYouMean(b.nameRange(), b.name, names)
 	case vocab.KindMember:
 		for _, w := range words {
 			shown = append(shown, w.Signature)
 		}
-		return fmt.Sprintf("unknown policy member `.%s`: the members are %s", b.name, joinList(shown, "and")), c.didYouMean(b.rng, b.name, names)
+		return fmt.Sprintf("unknown policy member `.%s`: the members are %s", b.name, joinList(shown, "and")), c.didYouMean(b.nameRange(), b.name, names)
 	}
-	return fmt.Sprintf("unknown `TimeSpan.%s`: %s or `TimeSpan.%s`", b.name, writeDuration(), vocab.ZeroName), c.didYouMean(b.rng, b.name, names)
+	return fmt.Sprintf("unknown `TimeSpan.%s`: %s or `TimeSpan.%s`", b.name, writeDuration(), vocab.ZeroName), c.didYouMean(b.nameRange(), b.name, names)
 }
 
 // writeDuration is how a message says to write a duration, from the

@@ -276,9 +276,10 @@ type Word struct {
 	// Example is the word written in full: `Backoff.Linear(TimeSpan.FromSeconds(2))`,
 	// `.MaxAttempts(3)`, `TimeSpan.FromSeconds(5)`, `Within = TimeSpan.FromMinutes(5);`.
 	Example string
-	// ArgNoun is what a callable word's one argument is ("TimeSpan, the
-	// interval"; "" for words that take none).
-	ArgNoun string
+	// ArgNoun is what a callable word's one argument is ("TimeSpan (the
+	// interval)"; "" for words that take none), and ArgExample such an
+	// argument as written (`TimeSpan.FromSeconds(2)`, `3`, `5`).
+	ArgNoun, ArgExample string
 }
 
 // settingExamples are a value of each setting's type, for examples.
@@ -311,18 +312,18 @@ func Words() []Word {
 		q := "Backoff." + f.Name
 		out = append(out, Word{Kind: KindFactory, Name: f.Name, Qualified: q, Signature: q + "(" + f.Arg.String() + " interval)",
 			Context: "a `Backoff =` setting or a step's `retry:`", Doc: f.Doc, Example: q + "(TimeSpan.FromSeconds(2))",
-			ArgNoun: f.Arg.String() + " (the interval)"})
+			ArgNoun: f.Arg.String() + " (the interval)", ArgExample: "TimeSpan.FromSeconds(2)"})
 	}
 	for _, m := range Members {
 		out = append(out, Word{Kind: KindMember, Name: m.Name, Qualified: "." + m.Name, Signature: "." + m.Name + "(" + m.Arg.String() + ")",
-			Context: "a Backoff policy", Doc: m.Doc, Example: "." + m.Name + "(" + m.Example + ")", ArgNoun: m.ArgNoun})
+			Context: "a Backoff policy", Doc: m.Doc, Example: "." + m.Name + "(" + m.Example + ")", ArgNoun: m.ArgNoun, ArgExample: m.Example})
 	}
 	for _, u := range Units {
 		unit := strings.ToLower(strings.TrimPrefix(u.Name, "From"))
 		q := "TimeSpan." + u.Name
 		out = append(out, Word{Kind: KindUnit, Name: u.Name, Qualified: q, Signature: q + "(int or decimal)", Context: "a duration",
 			Doc:     "a duration of n " + unit + ", exact to the 100 ns tick (rounded to the nearest, halves away from zero)",
-			Example: q + "(5)", ArgNoun: "number (an int or a decimal)"})
+			Example: q + "(5)", ArgNoun: "number (an int or a decimal)", ArgExample: "5"})
 	}
 	out = append(out, Word{Kind: KindUnit, Name: ZeroName, Qualified: "TimeSpan." + ZeroName, Signature: "TimeSpan." + ZeroName,
 		Context: "a duration", Doc: "the duration 0", Example: "TimeSpan." + ZeroName})
@@ -400,7 +401,7 @@ func Lookup(s string) (Word, bool) {
 		if w.Qualified == s {
 			return w, true
 		}
-		if w.Name == strings.TrimPrefix(s, ".") {
+		if w.Name == s {
 			found = append(found, w)
 		}
 	}

@@ -24,8 +24,11 @@ const maxHoverRows = 12
 func lowering() codegen.Options { return codegen.Options{MaxRows: codegen.SummaryRows} }
 
 // Hover shows, by priority: the schedule of the policy, milestone or step
-// under the cursor; the explanation of a diagnostic code (as written in a
-// `// wfc:ignore` comment); the declaration of a name, in one line.
+// under the cursor (below the meaning of the word of the language under
+// it, if any: `.MaxAttempts`); the explanation of a diagnostic code (as
+// written in a `// wfc:ignore` comment); a word of the language (`Within`,
+// `Exhausted`, `read`) from the vocabulary; the declaration of a name, in
+// one line.
 func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	sn, o, off, err := s.lookup(ctx, p.TextDocument, p.Position)
 	if err != nil || sn == nil || sn.res.prog == nil {
