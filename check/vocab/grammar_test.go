@@ -3,14 +3,12 @@ package vocab_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/wfc-lang/wfc/check/vocab"
+	"github.com/wfc-lang/wfc/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite editors/vscode/test/vocab.test.wf")
@@ -98,20 +96,7 @@ func TestGrammarCoversVocabulary(t *testing.T) {
 			rest = rest[i+2:]
 		}
 	}
-	got := b.String()
-	if *update {
-		if err := os.WriteFile(grammarTest, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(grammarTest)
-	if err != nil {
-		t.Fatalf("%v (go test ./check/vocab -update writes it)", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s is not what the vocabulary gives (-file +table; go test ./check/vocab -update):\n%s", grammarTest, d)
-	}
+	golden.Check(t, grammarTest, b.String(), *update, "check/vocab")
 }
 
 // TestLookup: every word is found by its qualified spelling, and by its

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/lexer"
 )
 
@@ -191,20 +192,7 @@ func TestGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := tidy(t, string(b))
-		golden := strings.TrimSuffix(f, ".wf") + ".golden"
-		if *update {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(string(want), got); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", f, diff)
-		}
+		goldenfile.Check(t, strings.TrimSuffix(f, ".wf")+".golden", got, *update, "codegen/format")
 		checkProperties(t, f, string(b))
 	}
 }

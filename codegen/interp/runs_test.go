@@ -19,6 +19,7 @@ import (
 	"github.com/wfc-lang/wfc/check/timespan"
 	"github.com/wfc-lang/wfc/codegen/interp"
 	"github.com/wfc-lang/wfc/diag"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -55,19 +56,7 @@ func TestRuns(t *testing.T) {
 
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden file (go test ./codegen/interp -update): %v", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("transcript differs from %s (-want +got):\n%s", path, d)
-	}
+	goldenfile.Check(t, path, got, *update, "codegen/interp")
 }
 
 // load checks a program (it must have no errors) and reads its scenario.

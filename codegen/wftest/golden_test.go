@@ -12,6 +12,7 @@ import (
 	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/codegen/wftest"
 	"github.com/wfc-lang/wfc/diag"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -30,20 +31,7 @@ func TestGolden(t *testing.T) {
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".wf"), func(t *testing.T) {
 			got := render(t, f)
-			golden := strings.TrimSuffix(f, ".wf") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./codegen/wftest -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from what the runs did (go test ./codegen/wftest -update rewrites it):\n%s", golden, got)
-			}
+			goldenfile.Check(t, strings.TrimSuffix(f, ".wf")+".golden", got, *update, "codegen/wftest")
 		})
 	}
 }

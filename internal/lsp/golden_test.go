@@ -2,13 +2,11 @@ package lsp
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/internal/lsp/protocol"
 )
 
@@ -17,20 +15,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s differs (-want +got; review, then -update):\n%s", name, d)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update, "internal/lsp")
 }
 
 // TestHoverGolden keeps the rendered hovers (a schedule with jitter and a
