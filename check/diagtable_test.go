@@ -26,7 +26,7 @@ func checked(t *testing.T, src string, syntaxOK bool) *check.Result {
 // renderDiag shows a diagnostic as a user sees it: where it starts, its
 // code, the source it underlines, its message, its related notes and its
 // fixes with their edits (each edit as the source it replaces and the text
-// it writes).
+// it writes), and whether --fix may apply each.
 func renderDiag(src string, d diag.Diagnostic) string {
 	text := func(r diag.Range) string {
 		return strings.ReplaceAll(src[r.Start.Offset:r.End.Offset], "\n", `\n`)
@@ -40,6 +40,9 @@ func renderDiag(src string, d diag.Diagnostic) string {
 		fmt.Fprintf(&b, " | fix %s:", f.Title)
 		for _, e := range f.Edits {
 			fmt.Fprintf(&b, " %d:%d «%s»→«%s»", e.Range.Start.Line, e.Range.Start.Column, text(e.Range), e.NewText)
+		}
+		if f.MachineApplicable {
+			b.WriteString(" [machine-applicable]")
 		}
 	}
 	return b.String()
