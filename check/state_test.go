@@ -8,6 +8,7 @@ func TestStates(t *testing.T) {
 	runDiagCases(t, []diagCase{
 		{name: "a block that failed to parse may hold the way out: no WF204", src: inState("    subscribe Pick(Size s);\n    on Pick(Size s) { S { + + +; } default { } }"), syntaxOK: true},
 		{name: "a handler of a state that failed to parse names nothing known: no WF105", src: inState("    subscribe Go();\n    on Nope { goto Done; }\n    on Go { goto Done; }\n    + + +;"), syntaxOK: true},
+		{name: "a handler close to an undeclared subscribed event is explained by it: one WF104, no WF105", src: inState("    subscribe Zzzzzq();\n    on Zzzzzz { goto Done; }"), want: []string{"7:15 WF104 «Zzzzzq» && declares no event `Zzzzzq`"}},
 		{name: "misspelled event renames the subscription and its handler", src: inState("    subscribe Gp();\n    on Gp { goto Done; }"), want: []string{"7:15 WF104 «Gp» && declares no event `Gp`; did you mean `Go`? && | fix replace `Gp` with `Go`: 7:15 «Gp»→«Go» 8:8 «Gp»→«Go»"}},
 		{name: "misspelled event with an alias renames the subscription only", src: inState("    subscribe Gp() as G;\n    on G { goto Done; }"), want: []string{"7:15 WF104 «Gp» && did you mean `Go`? && | fix replace `Gp` with `Go`: 7:15 «Gp»→«Go»"}},
 		{name: "undeclared event far from any", src: inState("    subscribe Zzzzzz();\n    on Zzzzzz { goto Done; }"), want: []string{"7:15 WF104 «Zzzzzz» && declares no event `Zzzzzz`; declare it with `event Zzzzzz(…);` && !| fix"}},
