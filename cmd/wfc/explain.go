@@ -62,14 +62,25 @@ func explainWord(w io.Writer, word vocab.Word) error {
 	return err
 }
 
-// suggestWord is ": did you mean X?" for the closest vocabulary word, or "".
+// suggestWord is "; did you mean X?" for the vocabulary word closest to
+// arg, or "". The word is found by its last name (`Backoff.Cap` means the
+// member `.Cap`, `TimeSpan.Linear` the factory `Backoff.Linear`), and shown
+// as written in full.
 func suggestWord(arg string) string {
+	name := arg[strings.LastIndex(arg, ".")+1:]
+	byName := map[string]string{}
 	var names []string
 	for _, w := range vocab.Words() {
-		names = append(names, w.Qualified)
+		if _, dup := byName[w.Name]; !dup {
+			byName[w.Name] = w.Qualified
+			names = append(names, w.Name)
+		}
 	}
-	if best := suggest.Closest(arg, names); best != "" {
-		return fmt.Sprintf("; did you mean %s?", best)
+	if q, ok := byName[name]; ok {
+		return fmt.Sprintf("; did you mean %s?", q)
+	}
+	if best := suggest.Closest(name, names); best != "" {
+		return fmt.Sprintf("; did you mean %s?", byName[best])
 	}
 	return ""
 }
