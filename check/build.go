@@ -354,8 +354,28 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 	}
 }
 
-var milestoneKindOf = map[string]MilestoneKind{"Assigned": Assigned, "Finished": Finished}
-var outcomeKindOf = map[string]OutcomeKind{"Exhausted": Exhausted, "Unassigned": Unassigned, "Unfinished": Unfinished}
+// milestoneKindOf and outcomeKindOf read a kind's name as written into its
+// typed constant (the names are the kinds' String, which TestKindsMatchVocabulary
+// holds to the vocabulary).
+var milestoneKindOf = func() map[string]MilestoneKind {
+	m := map[string]MilestoneKind{}
+	for k := range milestoneKindNames {
+		if k > 0 {
+			m[MilestoneKind(k).String()] = MilestoneKind(k)
+		}
+	}
+	return m
+}()
+
+var outcomeKindOf = func() map[string]OutcomeKind {
+	m := map[string]OutcomeKind{}
+	for k := range outcomeKindNames {
+		if k > 0 {
+			m[OutcomeKind(k).String()] = OutcomeKind(k)
+		}
+	}
+	return m
+}()
 
 func (wb *wfBuilder) milestone(s *State, sub *Subscription, d *ast.Milestone) *Milestone {
 	m := &Milestone{Decl: d, Subscription: sub, Kind: milestoneKindOf[d.Kind.Name], Consumer: wb.c.consumerAt[d]}

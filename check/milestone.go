@@ -22,7 +22,7 @@ var milestoneKinds = func() map[string]string {
 var milestoneSettings = vocab.Names(vocab.MilestoneSettings)
 
 // consumerKindOf is the consumer kind of each milestone kind.
-var consumerKindOf = map[string]ConsumerKind{"Assigned": KindAssigned, "Finished": KindFinished}
+var consumerKindOf = map[string]ConsumerKind{Assigned.String(): KindAssigned, Finished.String(): KindFinished}
 
 // milestone checks `Assigned { … }` / `Finished { … }` and records its
 // consumer (the policy, its budget and its window) for lowering.
@@ -149,17 +149,14 @@ func (c *checker) outcomes(sc *stCtx, m *ast.Milestone, final string) {
 	for _, o := range m.Outcomes {
 		n := o.Name.Name
 		switch {
-		case n == "Exhausted" || n == final:
+		case n == vocab.Exhausted || n == final:
 			names.declare(o.Name)
-		case n == "Unassigned" || n == "Unfinished":
-			other := "Finished"
-			if n == "Unassigned" {
-				other = "Assigned"
-			}
-			d := c.report(o.Name.Range, diag.WF117, "`%s` belongs to `%s`, not `%s`: under `%s` write `%s { … }`", n, other, kind, kind, final)
+		case isFinal(n):
+			other, _ := vocab.MilestoneOfFinal(n)
+			d := c.report(o.Name.Range, diag.WF117, "`%s` belongs to `%s`, not `%s`: under `%s` write `%s { … }`", n, other.Kind, kind, kind, final)
 			d.Fixes = append(d.Fixes, *c.replaceHint(o.Name.Range, n, final).fix)
 		default:
-			h := c.didYouMean(o.Name.Range, n, []string{"Exhausted", final})
+			h := c.didYouMean(o.Name.Range, n, []string{vocab.Exhausted, final})
 			if meantOutcome(n, final) == final && h.best != final {
 				// A misspelling of the other milestone's outcome
 				// (`Unfinised` under `Assigned`) means this one's.
@@ -266,11 +263,18 @@ func (c *checker) wholeNumberHint(v ast.Expr, n num, isNum bool) string {
 // name is close to either final outcome (`Unfinised` under `Assigned`
 // means `Unassigned`), or "" when it is close to none.
 func meantOutcome(name, final string) string {
-	switch closest(name, []string{"Exhausted", "Unassigned", "Unfinished"}) {
-	case "Exhausted":
-		return "Exhausted"
-	case "Unassigned", "Unfinished":
+	switch best := closest(name, vocab.AllOutcomes()); {
+	case best == vocab.Exhausted:
+		return vocab.Exhausted
+	case isFinal(best):
 		return final
 	}
 	return ""
+}
+
+// isFinal reports whether name is some milestone kind's final outcome
+// (`Unassigned`, `Unfinished`).
+func isFinal(name string) bool {
+	_, ok := vocab.MilestoneOfFinal(name)
+	return ok
 }

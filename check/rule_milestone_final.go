@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -22,9 +23,9 @@ func milestoneWithoutFinal(c *checker, w *walk, m *ast.Milestone) {
 	}
 	for _, o := range m.Outcomes {
 		switch name := o.Name.Name; {
-		case name == final, name == "Unassigned", name == "Unfinished":
+		case name == final, isFinal(name):
 			return
-		case name == "Exhausted":
+		case name == vocab.Exhausted:
 			if o.Body == nil || o.Body.Bad || hasGoto(o.Body) {
 				return // runs after the last window and moves the run
 			}

@@ -90,3 +90,26 @@ func TestVocabularyChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestKindsMatchVocabulary: the model's typed milestone kinds and outcomes
+// spell exactly the vocabulary's words, both ways.
+func TestKindsMatchVocabulary(t *testing.T) {
+	var kinds, finals []string
+	for k := check.MilestoneKind(1); k.String() != ""; k++ {
+		kinds = append(kinds, k.String())
+	}
+	for k := check.OutcomeKind(1); k.String() != ""; k++ {
+		finals = append(finals, k.String())
+	}
+	if got, want := strings.Join(kinds, " "), strings.Join(vocab.MilestoneKinds(), " "); got != want {
+		t.Errorf("milestone kinds %q, vocabulary %q", got, want)
+	}
+	if got, want := strings.Join(finals, " "), strings.Join(vocab.AllOutcomes(), " "); got != want {
+		t.Errorf("outcomes %q, vocabulary %q", got, want)
+	}
+	for _, m := range vocab.Milestones {
+		if k, ok := vocab.MilestoneOfFinal(m.Final); !ok || k.Kind != m.Kind {
+			t.Errorf("MilestoneOfFinal(%q) = %v", m.Final, k.Kind)
+		}
+	}
+}

@@ -112,6 +112,26 @@ func MilestoneOf(kind string) (Milestone, bool) {
 	return Milestone{}, false
 }
 
+// MilestoneOfFinal returns the milestone kind whose final outcome is name
+// (`Unfinished` → `Finished`).
+func MilestoneOfFinal(name string) (Milestone, bool) {
+	for _, m := range Milestones {
+		if m.Final == name {
+			return m, true
+		}
+	}
+	return Milestone{}, false
+}
+
+// AllOutcomes lists every outcome of every kind, Exhausted first.
+func AllOutcomes() []string {
+	out := []string{Exhausted}
+	for _, m := range Milestones {
+		out = append(out, m.Final)
+	}
+	return out
+}
+
 // Outcomes are a milestone kind's outcomes, Exhausted first.
 func (m Milestone) Outcomes() []string { return []string{Exhausted, m.Final} }
 
