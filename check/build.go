@@ -355,27 +355,24 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 }
 
 // milestoneKindOf and outcomeKindOf read a kind's name as written into its
-// typed constant (the names are the kinds' String, which TestKindsMatchVocabulary
-// holds to the vocabulary).
-var milestoneKindOf = func() map[string]MilestoneKind {
-	m := map[string]MilestoneKind{}
-	for k := range milestoneKindNames {
-		if k > 0 {
-			m[MilestoneKind(k).String()] = MilestoneKind(k)
-		}
-	}
-	return m
-}()
+// typed constant (the names are the kinds' String, which
+// TestKindsMatchVocabulary holds to the vocabulary).
+var (
+	milestoneKindOf = kindsByName[MilestoneKind](milestoneKindNames[:])
+	outcomeKindOf   = kindsByName[OutcomeKind](outcomeKindNames[:])
+)
 
-var outcomeKindOf = func() map[string]OutcomeKind {
-	m := map[string]OutcomeKind{}
-	for k := range outcomeKindNames {
+// kindsByName maps each name of a kind's name table (indexed by the kind,
+// 0 unused) to its kind.
+func kindsByName[K ~uint8](names []string) map[string]K {
+	m := map[string]K{}
+	for k, n := range names {
 		if k > 0 {
-			m[OutcomeKind(k).String()] = OutcomeKind(k)
+			m[n] = K(k)
 		}
 	}
 	return m
-}()
+}
 
 func (wb *wfBuilder) milestone(s *State, sub *Subscription, d *ast.Milestone) *Milestone {
 	m := &Milestone{Decl: d, Subscription: sub, Kind: milestoneKindOf[d.Kind.Name], Consumer: wb.c.consumerAt[d]}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -94,23 +94,7 @@ func TestGolden(t *testing.T) {
 			if again := draw(t, file, f); again != got {
 				t.Errorf("%s %s: two runs differ", file, f)
 			}
-			g := golden(file, f)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(g), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(g, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", g, diff)
-			}
+			goldenfile.Check(t, golden(file, f), got, *update, "codegen/graph")
 		}
 	}
 }
