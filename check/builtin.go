@@ -11,9 +11,10 @@ import (
 // program uses it: a setting's name, a milestone kind or outcome, a Backoff
 // factory or member, a TimeSpan unit, an attribute, a security operation.
 // Info.Words lists each identifier the checker recognised as such a word
-// with its Builtin (when CheckWith's Options.Words asks for them), so the editor's hover explains `MaxAttempts` from the
-// same table the checker read, and never resolves the word again. There is
-// one Builtin per word, shared by every program (read-only).
+// with its Builtin (when CheckWith's Options.Words asks for them), so the
+// editor's hover explains `MaxAttempts` from the same table the checker
+// read, and never resolves the word again. There is one Builtin per word,
+// shared by every program (read-only).
 type Builtin struct{ Word vocab.Word }
 
 // Name is nil: a builtin is declared by the language, not the program.

@@ -261,11 +261,9 @@ func (k MilestoneKind) MarshalText() ([]byte, error) { return []byte(k.String())
 
 // UnmarshalText reads a kind as written.
 func (k *MilestoneKind) UnmarshalText(b []byte) error {
-	for i, n := range milestoneKindNames {
-		if n != "" && n == string(b) {
-			*k = MilestoneKind(i)
-			return nil
-		}
+	if kind, ok := milestoneKindOf[string(b)]; ok {
+		*k = kind
+		return nil
 	}
 	return fmt.Errorf("unknown milestone kind %q", b)
 }
@@ -294,11 +292,9 @@ func (k OutcomeKind) MarshalText() ([]byte, error) { return []byte(k.String()), 
 
 // UnmarshalText reads an outcome as written.
 func (k *OutcomeKind) UnmarshalText(b []byte) error {
-	for i, n := range outcomeKindNames {
-		if n != "" && n == string(b) {
-			*k = OutcomeKind(i)
-			return nil
-		}
+	if kind, ok := outcomeKindOf[string(b)]; ok {
+		*k = kind
+		return nil
 	}
 	return fmt.Errorf("unknown outcome %q", b)
 }

@@ -14,6 +14,7 @@
 package vocab
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/wfc-lang/wfc/check/timespan"
@@ -36,9 +37,12 @@ const (
 var typeNames = [...]string{Bool: "bool", Int: "int", Decimal: "decimal", String: "string", TimeSpan: "TimeSpan",
 	Policy: "policy", StateName: "state name", EntityField: "Entity.Field"}
 
-func (t Type) String() string {
-	if t != 0 && int(t) < len(typeNames) {
-		return typeNames[t]
+func (t Type) String() string { return nameIn(typeNames[:], int(t)) }
+
+// nameIn is names[i], or "unknown" for 0 or past the table.
+func nameIn(names []string, i int) string {
+	if i > 0 && i < len(names) {
+		return names[i]
 	}
 	return "unknown"
 }
@@ -271,12 +275,7 @@ var wordKindNames = [...]string{KindSetting: "setting", KindMilestone: "mileston
 	KindFactory: "Backoff factory", KindMember: "policy member", KindUnit: "TimeSpan unit", KindAttr: "attribute",
 	KindSecurityOp: "security operation"}
 
-func (k WordKind) String() string {
-	if k != 0 && int(k) < len(wordKindNames) {
-		return wordKindNames[k]
-	}
-	return "unknown"
-}
+func (k WordKind) String() string { return nameIn(wordKindNames[:], int(k)) }
 
 // Word is one entry of the vocabulary as hover and `wfc explain` show it.
 type Word struct {
@@ -306,8 +305,14 @@ type Word struct {
 var settingExamples = map[Type]string{Bool: "true", Int: "2", String: "\"…\"", TimeSpan: "TimeSpan.FromMinutes(5)",
 	Policy: "Backoff.Exponential(TimeSpan.FromSeconds(2))", StateName: "Open", EntityField: "Order.Status"}
 
-// Words is the whole vocabulary, one Word per entry, in table order.
-func Words() []Word {
+// Words is the whole vocabulary, one Word per entry, in table order (a
+// copy: the table is read-only).
+func Words() []Word { return slices.Clone(words) }
+
+// words is the vocabulary flattened once; Named, OfKind and Lookup read it.
+var words = buildWords()
+
+func buildWords() []Word {
 	var out []Word
 	settings := func(ss []Setting, ctx string) {
 		for _, s := range ss {
@@ -369,7 +374,7 @@ func Words() []Word {
 
 // Named returns the word of kind k named name (as a token), if any.
 func Named(k WordKind, name string) (Word, bool) {
-	for _, w := range Words() {
+	for _, w := range words {
 		if w.Kind == k && w.Name == name {
 			return w, true
 		}
@@ -380,7 +385,7 @@ func Named(k WordKind, name string) (Word, bool) {
 // OfKind returns the words of kind k, in table order.
 func OfKind(k WordKind) []Word {
 	var out []Word
-	for _, w := range Words() {
+	for _, w := range words {
 		if w.Kind == k {
 			out = append(out, w)
 		}
@@ -417,7 +422,7 @@ func article(word string) string {
 // bare (`Linear`, `MaxAttempts`, `Within`). Case matters, as in source.
 func Lookup(s string) (Word, bool) {
 	var found []Word
-	for _, w := range Words() {
+	for _, w := range words {
 		if w.Qualified == s {
 			return w, true
 		}
