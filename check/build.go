@@ -19,8 +19,10 @@ type builder struct {
 }
 
 func (c *checker) buildModel() *Program {
-	b := &builder{c: c, p: &Program{Info: Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}},
-		enums: map[*ast.Enum]*Enum{}, entities: map[*ast.Entity]*Entity{}}
+	b := &builder{c: c, p: &Program{}, enums: map[*ast.Enum]*Enum{}, entities: map[*ast.Entity]*Entity{}}
+	if c.opt.Info {
+		b.p.Info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
+	}
 	var workflows []*ast.Workflow
 	for _, f := range c.prog.Files {
 		if f.Overwhelmed {
@@ -106,17 +108,9 @@ func (b *builder) attrs(attrs []*ast.Attr, takes []vocab.Attr) {
 	}
 }
 
-func (b *builder) def(id *ast.Ident, o Object) {
-	if id != nil {
-		b.p.Info.Defs[id] = o
-	}
-}
+func (b *builder) def(id *ast.Ident, o Object) { b.p.Info.def(id, o) }
 
-func (b *builder) use(id ast.Node, o Object) {
-	if id != nil && o != nil {
-		b.p.Info.Uses[id] = o
-	}
-}
+func (b *builder) use(id ast.Node, o Object) { b.p.Info.use(id, o) }
 
 func (b *builder) enum(d *ast.Enum) {
 	e := &Enum{Decl: d}

@@ -11,7 +11,7 @@ import (
 // program uses it: a setting's name, a milestone kind or outcome, a Backoff
 // factory or member, a TimeSpan unit, an attribute, a security operation.
 // Info.Words lists each identifier the checker recognised as such a word
-// with its Builtin (when CheckWith's Options.Words asks for them), so the
+// with its Builtin (when CheckWith's Options.Info asks for them), so the
 // editor's hover explains `MaxAttempts` from the same table the checker
 // read, and never resolves the word again. There is one Builtin per word,
 // shared by every program (read-only).
@@ -42,7 +42,7 @@ func BuiltinOf(k vocab.WordKind, name string) *Builtin { return builtins[builtin
 // one. The checker meets most words while it evaluates (policies,
 // durations), before the model exists; Check hands the list to Info.Words.
 func (c *checker) word(id *ast.Ident, k vocab.WordKind) {
-	if id == nil || !c.opt.Words {
+	if id == nil || !c.opt.Info {
 		return
 	}
 	if b := BuiltinOf(k, id.Name); b != nil {
@@ -52,7 +52,7 @@ func (c *checker) word(id *ast.Ident, k vocab.WordKind) {
 
 // setting records id as a setting's name if the context takes it.
 func (c *checker) setting(id *ast.Ident, takes []vocab.Setting) {
-	if id != nil && c.opt.Words && slices.ContainsFunc(takes, func(s vocab.Setting) bool { return s.Name == id.Name }) {
+	if id != nil && c.opt.Info && slices.ContainsFunc(takes, func(s vocab.Setting) bool { return s.Name == id.Name }) {
 		c.word(id, vocab.KindSetting)
 	}
 }

@@ -51,10 +51,10 @@ workflow Flow {
 // nothing else: look-alikes out of their context are not words.
 func TestBuiltinWords(t *testing.T) {
 	prog, _ := parser.Parse([]parser.Source{{Name: "b.wf", Src: builtinSrc}}, parser.Options{})
-	if n := len(check.Check(prog).Program.Info.Words); n != 0 {
-		t.Errorf("Check records %d words without being asked", n)
+	if in := check.Check(prog).Program.Info; len(in.Words) != 0 || in.Defs != nil || in.Uses != nil {
+		t.Errorf("Check records Info without being asked: %d words, %d defs, %d uses", len(in.Words), len(in.Defs), len(in.Uses))
 	}
-	res := check.CheckWith(prog, check.Options{Words: true})
+	res := check.CheckWith(prog, check.Options{Info: true})
 	seen := map[string]int{}
 	for _, u := range res.Program.Info.Words {
 		if u.Ident.Name != u.Builtin.Word.Name {

@@ -44,8 +44,8 @@ type Program struct {
 // *ast.Name) that refer to one (a `goto` target, `Initial`'s value, a type,
 // a subscribed event, a handler's name, a case label, `Tracks`' entity and
 // field, and a name in an entity's security condition that is one of its
-// fields). A name that did not resolve is in neither. Words (recorded when
-// CheckWith's Options.Words asks) lists each word
+// fields). A name that did not resolve is in neither. Info is recorded only
+// when CheckWith's Options.Info asks (Check leaves it empty). Words lists each word
 // of the language's vocabulary written in its place (a *Builtin: `Within`,
 // `.MaxAttempts`, `FromSeconds`…), in the order the checker met them: a list,
 // not a map entry each, since a program has about as many words as names
@@ -55,6 +55,20 @@ type Info struct {
 	Defs  map[*ast.Ident]Object
 	Uses  map[ast.Node]Object
 	Words []WordUse
+}
+
+// def records that id declares o, when Info is recorded (its maps exist).
+func (in *Info) def(id *ast.Ident, o Object) {
+	if in.Defs != nil && id != nil {
+		in.Defs[id] = o
+	}
+}
+
+// use records that n refers to o, when Info is recorded.
+func (in *Info) use(n ast.Node, o Object) {
+	if in.Uses != nil && n != nil && o != nil {
+		in.Uses[n] = o
+	}
 }
 
 // ObjectOf returns the object n defines or uses, or nil.

@@ -47,7 +47,7 @@ func TestModel(t *testing.T) {
 	if len(syntax) > 0 {
 		t.Fatal(syntax[0].Message)
 	}
-	res := check.Check(prog)
+	res := check.CheckWith(prog, check.Options{Info: true})
 	p := res.Program
 	if len(p.Workflows) != 1 || len(p.Enums) != 2 || len(p.Entities) != 1 {
 		t.Fatalf("%d workflows, %d enums, %d entities", len(p.Workflows), len(p.Enums), len(p.Entities))
@@ -127,7 +127,7 @@ func TestModelDuplicates(t *testing.T) {
 workflow W { Initial = A; event Go(); state A { subscribe Go(); on Go { goto A; } } }
 `
 	prog, _ := parser.Parse([]parser.Source{{Name: "d.wf", Src: src}}, parser.Options{Workers: 1})
-	p := check.Check(prog).Program
+	p := check.CheckWith(prog, check.Options{Info: true}).Program
 	if len(p.Workflows) != 2 || p.Workflows[0] == p.Workflows[1] {
 		t.Fatalf("%d workflows", len(p.Workflows))
 	}

@@ -195,7 +195,7 @@ func (r *testResolver) workflowOf(e ast.Expr, byDecl map[*ast.Workflow]*Workflow
 	if d, ok := c.decls[n.Name].(*ast.Workflow); ok {
 		w := byDecl[d]
 		if w != nil {
-			c.res.Program.Info.Uses[n] = w
+			c.res.Program.Info.use(n, w)
 		}
 		return w
 	}
@@ -401,7 +401,7 @@ func (r *testResolver) send(st *ast.CallStmt) {
 		c.report(evName.Range, diag.WF501, "workflow `%s` has no event `%s`%s", r.w.Decl.Name.Name, evName.Name, c.didYouMean(evName.Range, evName.Name, cands))
 		return
 	}
-	c.res.Program.Info.Uses[evName] = ev
+	c.res.Program.Info.use(evName, ev)
 	if len(args) != len(ev.Params) {
 		rng := e.Rng()
 		if len(args) > len(ev.Params) {
@@ -476,7 +476,7 @@ func (r *testResolver) value(a *ast.Arg, p *Param) (TestArg, bool) {
 			}
 		}
 		if v.Member != nil {
-			c.res.Program.Info.Uses[e] = v.Member
+			c.res.Program.Info.use(e, v.Member)
 			return v, true
 		}
 		if id == nil {
@@ -537,7 +537,7 @@ func (r *testResolver) take(st *ast.CallStmt) {
 		c.report(n.Range, diag.WF501, "workflow `%s` has no slot `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
 		return
 	}
-	c.res.Program.Info.Uses[n] = sub
+	c.res.Program.Info.use(n, sub)
 	r.t.Actions = append(r.t.Actions, &TestAction{Decl: st, Kind: TestTake, At: t, Slot: n.Name})
 }
 
@@ -576,7 +576,7 @@ func (r *testResolver) stepName(what string, a *ast.Arg) (string, []*Step, bool)
 		c.report(s.Range, diag.WF501, "workflow `%s` has no durable step %q%s", r.w.Decl.Name.Name, s.Value, h)
 		return s.Value, nil, false
 	}
-	c.res.Program.Info.Uses[s] = steps[0] // the name, for the editor's references and rename
+	c.res.Program.Info.use(s, steps[0]) // the name, for the editor's references and rename
 	return s.Value, steps, true
 }
 
@@ -702,7 +702,7 @@ func (r *testResolver) state(a *ast.Arg) *State {
 		c.report(n.Range, diag.WF501, "workflow `%s` has no state `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
 		return nil
 	}
-	c.res.Program.Info.Uses[n] = s
+	c.res.Program.Info.use(n, s)
 	return s
 }
 

@@ -28,7 +28,7 @@ test "approve" {
 	if len(ds) != 0 {
 		t.Fatal(ds)
 	}
-	res := check.Check(prog)
+	res := check.CheckWith(prog, check.Options{Info: true})
 	for _, d := range res.Diags {
 		if d.Code != diag.WF201 { // modelSrc's Lost is unreachable on purpose
 			t.Errorf("%v", d)

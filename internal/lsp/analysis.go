@@ -137,7 +137,7 @@ func analyze(ctx context.Context, pc *parseCache, files []parser.Source) *result
 		}
 	}
 	if !res.incremental {
-		res.checked = check.CheckWith(prog, check.Options{Words: true}) // the index's hover reads them
+		res.checked = check.CheckWith(prog, check.Options{Info: true}) // the index's hover reads them
 		var lints []diag.Diagnostic
 		res.schedules, lints = wfc.Lower(res.checked, lowering())
 		res.sem = append(append([]diag.Diagnostic{}, res.checked.Diags...), lints...)

@@ -36,7 +36,7 @@ func (sn *snapshot) index() *index {
 			model = sn.res.checked.Program
 		}
 		if model == nil && sn.res.prog != nil {
-			model = check.CheckWith(sn.res.prog, check.Options{Words: true}).Program
+			model = check.CheckWith(sn.res.prog, check.Options{Info: true}).Program
 		}
 		sn.idx = buildIndex(sn.res.prog, model)
 	})
