@@ -214,6 +214,7 @@ func TestRules(t *testing.T) {
 		{"empty block", "terminal T {\n}", "terminal T { }\n"},
 		{"unary and calls", "x = ! ( a||-b ) ;", "x = !(a || -b);\n"},
 		{"no glue", "x = ! = 1 . 5;", "x = ! = 1 .5;\n"},
+		{"minus signs never become a -- comment", "x = - -1;\ny = - - ;\n- -", "x = - -1;\ny = - -;\n- -\n"},
 		{"optional type and labels", "string ? N; f(retry : p);", "string? N;\nf(retry: p);\n"},
 		{"one blank line kept", "a;\n\n\n\nb;", "a;\n\nb;\n"},
 		{"blank lines after { dropped", "w {\n\n a;\n\n}", "w {\n  a;\n}\n"},

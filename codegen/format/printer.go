@@ -228,7 +228,8 @@ func (p *printer) spaced(a, b int) bool {
 }
 
 // glues reports whether writing a and b with nothing between them would
-// lex differently (`!` `=` becoming `!=`, `1` `.` `5` becoming `1.5`).
+// lex differently (`!` `=` becoming `!=`, `1` `.` `5` becoming `1.5`,
+// `-` `-` becoming a `--` comment).
 func (p *printer) glues(a, b int) bool {
 	A, B := &p.it[a], &p.it[b]
 	if A.kind == lexer.Int || A.kind == lexer.Decimal {
@@ -238,6 +239,10 @@ func (p *printer) glues(a, b int) bool {
 		switch p.src[A.off] {
 		case '!', '=', '<', '>':
 			return p.src[B.off] == '='
+		case '-':
+			// `- -` written `--` before a space or a line end is a
+			// `--` comment (WF003), and the rest of the line goes with it.
+			return p.src[B.off] == '-'
 		}
 	}
 	return false
