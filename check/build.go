@@ -199,7 +199,7 @@ func (b *builder) workflow(d *ast.Workflow) {
 		events[i] = Event{Decl: e, Workflow: w, Params: wb.params(e.Params)}
 		w.Events = append(w.Events, &events[i])
 		b.def(e.Name, &events[i])
-		if wc != nil && wc.events[e.Name.Name] == e {
+		if wc != nil && wc.events.lookup(e.Name.Name) == e {
 			byEvent[e.Name.Name] = &events[i]
 		}
 	}
@@ -208,7 +208,7 @@ func (b *builder) workflow(d *ast.Workflow) {
 		states[i] = State{Decl: s, Workflow: w, Kind: s.Kind}
 		w.States = append(w.States, &states[i])
 		b.def(s.Name, &states[i])
-		if wc != nil && wc.states[s.Name.Name] == s {
+		if wc != nil && wc.states.lookup(s.Name.Name) == s {
 			states[i].named = true
 		}
 	}

@@ -305,8 +305,8 @@ type scope struct {
 
 const smallScope = 8
 
-func (c *checker) newScope(what string) *scope {
-	return &scope{c: c, what: what}
+func (c *checker) newScope(what string) scope {
+	return scope{c: c, what: what}
 }
 
 func (s *scope) lookup(name string) *ast.Ident {

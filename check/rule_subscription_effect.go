@@ -25,7 +25,7 @@ func subscriptionWithoutEffect(c *checker, w *walk, s *ast.State) {
 		}
 	}
 	for _, sub := range s.Subscribes {
-		_, known := w.wf.events[sub.Event.Name]
+		_, known := w.wf.events.get(sub.Event.Name)
 		if !known || sub.Bad || len(sub.Milestones) > 0 || handled[sub.Slot().Name] {
 			continue
 		}

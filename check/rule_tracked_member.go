@@ -19,7 +19,7 @@ func trackedMemberWithoutState(c *checker, w *walk, wf *ast.Workflow) {
 	}
 	e := w.wf.tracked
 	for _, m := range e.Members {
-		if _, ok := w.wf.states[m.Name]; ok || w.wf.meantMembers[m.Name] {
+		if _, ok := w.wf.states.get(m.Name); ok || w.wf.meantMembers[m.Name] {
 			continue
 		}
 		d := c.reportIn(e.File.Name, m.Range, diag.WF114, fmt.Sprintf("member `%s` of tracked enum `%s` has no state in workflow `%s`: a run can never be in it; add `state %s { … }` or remove the member", m.Name, e.Name.Name, wf.Name.Name, m.Name))

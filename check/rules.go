@@ -199,7 +199,7 @@ func (w *walk) block(b *ast.Block) {
 // normalState is the state being walked when it is a non-terminal one the
 // first pass checked (a repeated name's second declaration is not).
 func (w *walk) normalState() *ast.State {
-	if w.wf == nil || w.state == nil || w.state.Kind != ast.Normal || w.wf.states[w.state.Name.Name] != w.state {
+	if w.wf == nil || w.state == nil || w.state.Kind != ast.Normal || w.wf.states.lookup(w.state.Name.Name) != w.state {
 		return nil
 	}
 	return w.state

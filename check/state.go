@@ -82,7 +82,7 @@ func (c *checker) subscriptions(sc *stCtx) (slots map[string]*ast.Subscribe, exp
 	slots = map[string]*ast.Subscribe{}
 	slotScope := c.newScope("subscription")
 	for _, sub := range s.Subscribes {
-		ev, known := wc.events[sub.Event.Name]
+		ev, known := wc.events.get(sub.Event.Name)
 		if !known {
 			explains = append(explains, c.undeclaredEvent(wc, s, sub)...)
 		}
@@ -162,7 +162,7 @@ func (c *checker) handlers(sc *stCtx, slots map[string]*ast.Subscribe, explains 
 			}
 			sc.meant(h, sub)
 		}
-		ev := wc.events[sub.Event.Name]
+		ev := wc.events.lookup(sub.Event.Name)
 		if h.Params != nil && ev != nil {
 			c.paramsMatch(h.Params, ev, fmt.Sprintf("handler `on %s`", h.Name.Name))
 		}
@@ -253,10 +253,15 @@ func (c *checker) unsubscribedHandler(s *ast.State, h *ast.Handler, slots *nameS
 
 // stateTargets records the goto targets of a state for reachability.
 func (wc *wfCtx) stateTargets(s *ast.State, targets []*ast.Ident) {
-	if wc.edges == nil {
-		wc.edges = map[*ast.State][]*ast.Ident{}
+	if len(targets) > 0 {
+		wc.edges = append(wc.edges, stateEdges{s, targets})
 	}
-	wc.edges[s] = targets
+}
+
+// stateEdges are a state's goto targets.
+type stateEdges struct {
+	state   *ast.State
+	targets []*ast.Ident
 }
 
 // blockCtx says what a block may contain.
@@ -336,12 +341,12 @@ func (c *checker) handlerEnum(wc *wfCtx, s *ast.State, h *ast.Handler) (*ast.Enu
 	var ev *ast.Event
 	for _, sub := range s.Subscribes {
 		if sub.Slot().Name == h.Name.Name {
-			ev = wc.events[sub.Event.Name]
+			ev = wc.events.lookup(sub.Event.Name)
 			break
 		}
 	}
 	if f := c.stFacts[s]; ev == nil && f != nil && f.meantSubs[h] != nil {
-		ev = wc.events[f.meantSubs[h].Event.Name] // a handler WF105 says is meant for it
+		ev = wc.events.lookup(f.meantSubs[h].Event.Name) // a handler WF105 says is meant for it
 	}
 	e, param, _ := c.paramEnum(h, ev)
 	return e, param
@@ -398,7 +403,7 @@ func (c *checker) block(bc *blockCtx, b *ast.Block) {
 			}
 			c.block(bc, st.Body)
 		case *ast.Case:
-			c.caseLabel(bc, st.Label, caseScope)
+			c.caseLabel(bc, st.Label, &caseScope)
 			c.block(bc, st.Body)
 		case *ast.CallStmt:
 			c.callStmt(bc, st)

@@ -144,14 +144,15 @@ func (b Budget) String() string {
 type wfCtx struct {
 	w      *ast.Workflow
 	model  *Workflow // what the builder made of it, for the rules
-	states map[string]*ast.State
-	events map[string]*ast.Event
+	states byName[*ast.State]
+	events byName[*ast.Event]
 	// tracked is the enum of `Tracks`, if it resolved.
 	tracked *ast.Enum
 	tracks  *ast.Setting // the `Tracks` setting, for related locations
-	steps   *scope
-	aliases *scope
-	edges   map[*ast.State][]*ast.Ident
+	steps   scope
+	aliases scope
+	// edges are each checked state's goto targets, in source order.
+	edges   []stateEdges
 	initial *ast.Ident // the name `Initial` gives, if it is one
 	// initialState is the state `Initial` names, if it resolved, and
 	// initialSetting the setting that names it.
@@ -172,7 +173,7 @@ type wfCtx struct {
 }
 
 func (c *checker) workflow(w *ast.Workflow) {
-	wc := &wfCtx{w: w, states: map[string]*ast.State{}, events: map[string]*ast.Event{}}
+	wc := &wfCtx{w: w, states: newByName[*ast.State](len(w.States)), events: newByName[*ast.Event](len(w.Events))}
 	if c.wfFacts[w] == nil {
 		c.wfFacts[w] = wc
 	}
@@ -181,13 +182,13 @@ func (c *checker) workflow(w *ast.Workflow) {
 	stateScope := c.newScope("state")
 	for _, s := range w.States {
 		if stateScope.declare(s.Name) {
-			wc.states[s.Name.Name] = s
+			wc.states.put(s.Name.Name, s)
 		}
 	}
 	eventScope := c.newScope("event")
 	for _, e := range w.Events {
 		if eventScope.declare(e.Name) {
-			wc.events[e.Name.Name] = e
+			wc.events.put(e.Name.Name, e)
 		}
 		if e.Params != nil {
 			c.params(e.Params)
@@ -342,7 +343,7 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 // stateNames is stateSet, prepared on first use.
 func (wc *wfCtx) stateNames() *nameSet {
 	if wc.stateSet == nil {
-		wc.stateSet = newNameSet(keys(wc.states))
+		wc.stateSet = newNameSet(wc.states.keys())
 	}
 	return wc.stateSet
 }
@@ -350,7 +351,7 @@ func (wc *wfCtx) stateNames() *nameSet {
 // eventNames is eventSet, prepared on first use.
 func (wc *wfCtx) eventNames() *nameSet {
 	if wc.eventSet == nil {
-		wc.eventSet = newNameSet(keys(wc.events))
+		wc.eventSet = newNameSet(wc.events.keys())
 	}
 	return wc.eventSet
 }
@@ -368,8 +369,8 @@ func (wc *wfCtx) stateRefs(name string) []*ast.Ident {
 	if wc.initial != nil && wc.initial.Name == name {
 		out = append(out, wc.initial)
 	}
-	for _, s := range wc.w.States {
-		for _, t := range wc.edges[s] {
+	for _, e := range wc.edges {
+		for _, t := range e.targets {
 			if t.Name == name {
 				out = append(out, t)
 			}
@@ -394,7 +395,7 @@ func (c *checker) entitySet() *nameSet {
 
 // resolveState looks a state up, reporting WF103 with a suggestion.
 func (c *checker) resolveState(wc *wfCtx, id *ast.Ident) *ast.State {
-	if st, ok := wc.states[id.Name]; ok {
+	if st, ok := wc.states.get(id.Name); ok {
 		return st
 	}
 	c.report(id.Range, diag.WF103, "unknown state `%s` in workflow `%s`%s", id.Name, wc.w.Name.Name, c.suggest(id.Range, id.Name, wc.stateNames()))
@@ -488,7 +489,7 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 	var stateless []string // members without a state: what a misspelling meant
 	for _, m := range e.Members {
 		members[m.Name] = true
-		if _, ok := wc.states[m.Name]; !ok {
+		if _, ok := wc.states.get(m.Name); !ok {
 			stateless = append(stateless, m.Name)
 		}
 	}
@@ -511,7 +512,7 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 		}
 		d := c.report(s.Name.Range, diag.WF113, "state `%s` is not a member of `%s`, the enum workflow `%s` tracks%s", s.Name.Name, e.Name.Name, wc.w.Name.Name, hint)
 		d.Related = append(d.Related, diagRelated(e.File.Name, e.Name.Range, "enum `"+e.Name.Name+"` declared here"))
-		if best != "" && wc.states[s.Name.Name] == s {
+		if best != "" && wc.states.lookup(s.Name.Name) == s {
 			d.Fixes = append(d.Fixes, c.renameState(wc, s, best))
 		}
 	}
