@@ -18,12 +18,14 @@ type builder struct {
 	entities map[*ast.Entity]*Entity
 }
 
-func (c *checker) buildModel() *Program {
+// buildTypes starts the model with the program's enums and entities; the
+// workflows are added one by one (builder.workflow), each after the first
+// pass over it.
+func (c *checker) buildTypes() *builder {
 	b := &builder{c: c, p: &Program{}, enums: map[*ast.Enum]*Enum{}, entities: map[*ast.Entity]*Entity{}}
 	if c.opt.Info {
 		b.p.Info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
 	}
-	var workflows []*ast.Workflow
 	for _, f := range c.prog.Files {
 		if f.Overwhelmed {
 			continue
@@ -37,12 +39,10 @@ func (c *checker) buildModel() *Program {
 				b.entities[d] = e
 				b.p.Entities = append(b.p.Entities, e)
 				b.def(d.Name, e)
-			case *ast.Workflow:
-				workflows = append(workflows, d)
 			}
 		}
 	}
-	// Fields after every type is known, then the workflows.
+	// Fields after every type is known.
 	for _, e := range b.p.Entities {
 		fields := make([]Field, len(e.Decl.Fields))
 		for i, f := range e.Decl.Fields {
@@ -63,10 +63,7 @@ func (c *checker) buildModel() *Program {
 			b.attrs(f.Attrs, vocab.FieldAttrs)
 		}
 	}
-	for _, w := range workflows {
-		b.workflow(w)
-	}
-	return b.p
+	return b
 }
 
 // securityNames records the names of a security rule's condition that are

@@ -12,8 +12,8 @@ import (
 // found (wfFacts, stFacts, consumers, the model). The second is the rules:
 // the checks of a program's shape (WF114–WF116, WF201–WF207), one file each
 // (rule_*.go), each declaring the codes it reports, its scope and the kind
-// of node it reads, all run in one traversal of the tree (runRules) that
-// calls each rule only for its kind of node.
+// of node it reads, all run in one traversal of the tree (workflowRules,
+// entityRules) that calls each rule only for its kind of node.
 //
 // To add a check of the shape of a program, add its code to the catalogue
 // (diag/codes.go), a file rule_<what>.go with its rule, its entry in rules
@@ -87,9 +87,12 @@ type byKind struct {
 }
 
 // hooks is rules sorted by kind, made once; it is never changed.
-var hooks = func() byKind {
+var hooks = hooksOf(rules)
+
+// hooksOf sorts rs by the kind of node each reads.
+func hooksOf(rs []*rule) byKind {
 	var h byKind
-	for _, r := range rules {
+	for _, r := range rs {
 		if r.workflow != nil {
 			h.workflow = append(h.workflow, r.workflow)
 		}
@@ -110,7 +113,7 @@ var hooks = func() byKind {
 		}
 	}
 	return h
-}()
+}
 
 // walk is where the traversal is: the enclosing workflow and state.
 type walk struct {
@@ -119,14 +122,24 @@ type walk struct {
 	state *ast.State // nil outside a state
 }
 
-// runRules runs every rule over every checked file in one traversal, in
-// source order. The traversal visits the nodes the rules look at
-// (entities, workflows, states, milestones, handlers and blocks) and not
-// the names, settings, types and expressions below them. It is written out
-// rather than ast.Inspect, which allocates every node's children: the
-// rules run on every check of every file, and must not make `wfc check`
-// slower.
-func (c *checker) runRules() {
+// workflowRules runs every rule over workflow d, right after the first
+// pass over it and its model (CheckWith), and entityRules over every
+// entity once the program is built. The traversal visits the nodes the
+// rules look at (entities, workflows, states, milestones, handlers and
+// blocks) and not the names, settings, types and expressions below them.
+// It is written out rather than ast.Inspect, which allocates every node's
+// children: the rules run on every check of every file, and must not make
+// `wfc check` slower.
+//
+// With a rule of program scope (none today), which reads across
+// workflows, CheckWith runs the rules once every workflow is checked, and
+// keeps every workflow's facts until then.
+func (c *checker) workflowRules(d *ast.Workflow) {
+	w := walk{c: c}
+	w.workflow(d)
+}
+
+func (c *checker) entityRules() {
 	for _, f := range c.prog.Files {
 		if f.Overwhelmed {
 			continue
@@ -134,11 +147,8 @@ func (c *checker) runRules() {
 		c.file = f
 		w := &walk{c: c}
 		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.Workflow:
-				w.workflow(d)
-			case *ast.Entity:
-				for _, r := range hooks.entity {
+			if d, ok := d.(*ast.Entity); ok {
+				for _, r := range c.hooks.entity {
 					r(c, w, d)
 				}
 			}
@@ -149,17 +159,17 @@ func (c *checker) runRules() {
 func (w *walk) workflow(wf *ast.Workflow) {
 	c := w.c
 	w.wf = c.wfFacts[wf]
-	for _, r := range hooks.workflow {
+	for _, r := range c.hooks.workflow {
 		r(c, w, wf)
 	}
 	for _, s := range wf.States {
 		w.state = s
-		for _, r := range hooks.state {
+		for _, r := range c.hooks.state {
 			r(c, w, s)
 		}
 		for _, sub := range s.Subscribes {
 			for _, m := range sub.Milestones {
-				for _, r := range hooks.milestone {
+				for _, r := range c.hooks.milestone {
 					r(c, w, m)
 				}
 				for _, o := range m.Outcomes {
@@ -168,7 +178,7 @@ func (w *walk) workflow(wf *ast.Workflow) {
 			}
 		}
 		for _, h := range s.Handlers {
-			for _, r := range hooks.handler {
+			for _, r := range c.hooks.handler {
 				r(c, w, h)
 			}
 			w.block(h.Body)
@@ -181,7 +191,7 @@ func (w *walk) block(b *ast.Block) {
 	if b == nil {
 		return
 	}
-	for _, r := range hooks.block {
+	for _, r := range w.c.hooks.block {
 		r(w.c, w, b)
 	}
 	for _, st := range b.Stmts {
