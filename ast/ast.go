@@ -141,7 +141,7 @@ type Event struct {
 }
 
 // StateKind says whether a state is ordinary or terminal.
-type StateKind int
+type StateKind uint8
 
 const (
 	Normal        StateKind = iota // state X
@@ -152,11 +152,11 @@ const (
 // State is `state|terminal [error] Name { settings, subscriptions, handlers }`.
 type State struct {
 	Range      diag.Range
-	Kind       StateKind
 	Name       *Ident
 	Settings   []*Setting
 	Subscribes []*Subscribe
 	Handlers   []*Handler
+	Kind       StateKind
 	Bad        bool // some item failed to parse: flow checks stay quiet
 }
 

@@ -207,21 +207,24 @@ const (
 )
 
 // State is a `state`, `terminal` or `terminal error` declaration.
+//
+// The small fields come last, together: a workflow holds its states in one
+// block, and the padding of three separate bytes was a sixth of it.
 type State struct {
 	Decl          *ast.State
 	Workflow      *Workflow
-	Kind          ast.StateKind
 	Subscriptions []*Subscription
 	Handlers      []*Handler
 	// Transitions are the state's gotos, in source order, in handlers,
 	// cases, defaults and outcomes alike.
 	Transitions []*Goto
-	Reach       Reach
 	// Member is the tracked enum's member the state stores, with `Tracks`.
 	Member *EnumMember
 	// Message is a terminal error state's `Message`, unquoted; without one,
 	// "ended in state X".
 	Message string
+	Kind    ast.StateKind
+	Reach   Reach
 	// named: uses of its name resolve to it (it is the first declared).
 	named bool
 }

@@ -89,6 +89,10 @@ func describe(n ast.Node) string {
 			if name != "Range" && f.Int() != 0 {
 				extra = append(extra, fmt.Sprintf("%s=%d", name, f.Int()))
 			}
+		case reflect.Uint8:
+			if f.Uint() != 0 {
+				extra = append(extra, fmt.Sprintf("%s=%d", name, f.Uint()))
+			}
 		}
 	}
 	sort.Strings(extra)

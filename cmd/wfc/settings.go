@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -55,11 +56,17 @@ func (f *settingsFlags) parse() (diag.Settings, error) {
 func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 	finder := settings.NewFinder()
 	bad := map[string]bool{}
-	per := make(map[string]diag.Settings, len(l.order))
-	// The files one wfc.json governs share its settings (read-only), so
-	// 100,000 files under one settings file hold one copy, not 100,000.
+	// A file's settings are its directory's (the wfc.json found from
+	// there up), so they are kept per directory; and the directories one
+	// wfc.json governs share its settings (read-only): 100,000 files hold
+	// one copy, not 100,000, and no entry each.
+	perDir := map[string]diag.Settings{}
 	byPath := map[string]diag.Settings{}
 	for _, name := range l.order {
+		dir := filepath.Dir(name)
+		if _, ok := perDir[dir]; ok {
+			continue
+		}
 		s, path, err := finder.For(name)
 		if err != nil {
 			if !bad[path] {
@@ -73,7 +80,7 @@ func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 			got = settings.Override(s, over)
 			byPath[path] = got
 		}
-		per[name] = got
+		perDir[dir] = got
 	}
-	l.settings = func(file string) diag.Settings { return per[file] }
+	l.settings = func(file string) diag.Settings { return perDir[filepath.Dir(file)] }
 }
