@@ -42,6 +42,11 @@ type Options struct {
 	// the others, so ignore comments and wfc.json apply to them too. It
 	// runs only when the program has no error. Nil runs none.
 	Export func(schedules []*codegen.Schedule) []diag.Diagnostic
+	// Sources are the files' texts by name when the caller keeps them
+	// already (the command line's loader does): Run uses them as
+	// Result.Sources instead of building a copy of the index. They must
+	// hold every file given to Run, as given; nil builds them.
+	Sources diag.Sources
 }
 
 // Result is everything Run found out about a program.
@@ -66,7 +71,7 @@ type Result struct {
 // Run parses, checks, lints and lowers files as one program.
 func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
 	if err := ctx.Err(); err != nil {
-		return &Result{Sources: sourcesOf(files), Err: err}
+		return &Result{Sources: sourcesOf(files, opt), Err: err}
 	}
 	prog, ds := parser.Parse(files, parser.Options{Workers: opt.Workers})
 	return RunParsed(ctx, files, prog, ds, opt)
@@ -76,7 +81,7 @@ func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
 // the caller (the language server keeps the files that did not change
 // parsed). files are the program's sources, in the order of prog.Files.
 func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, syntax []diag.Diagnostic, opt Options) *Result {
-	r := &Result{Sources: sourcesOf(files), Program: prog}
+	r := &Result{Sources: sourcesOf(files, opt), Program: prog}
 	if r.Err = ctx.Err(); r.Err != nil {
 		return r
 	}
@@ -129,8 +134,11 @@ func Finish(prog *ast.Program, sources diag.Sources, ds []diag.Diagnostic, opt O
 	return diag.Cap(diag.Sort(ds, order))
 }
 
-// sourcesOf maps each file's name to its text.
-func sourcesOf(files []parser.Source) diag.Sources {
+// sourcesOf maps each file's name to its text (opt.Sources if given).
+func sourcesOf(files []parser.Source, opt Options) diag.Sources {
+	if opt.Sources != nil {
+		return opt.Sources
+	}
 	s := make(diag.Sources, len(files))
 	for _, f := range files {
 		s[f.Name] = f.Src

@@ -72,11 +72,11 @@ func checkKey(build string, f checkFlags, l *loaded, color bool) cache.Key {
 		k.String(wd)
 	}
 	k.Int(int64(len(l.sources)))
-	for _, s := range l.sources {
+	for i, s := range l.sources {
 		k.String(s.Name)
 		// A file read from disk was hashed as it was read (its origin,
 		// for --fix); the key reuses that hash rather than hash it again.
-		if o, ok := l.origins[s.Name]; ok && o.stamp.size == int64(len(s.Src)) {
+		if o, ok := l.originAt(i); ok && o.stamp.size == int64(len(s.Src)) {
 			k.Bytes(o.stamp.sum[:])
 		} else {
 			k.String(s.Src)

@@ -33,6 +33,30 @@ func newOrigin(real, within string, info fs.FileInfo, content []byte) origin {
 	return origin{real: real, within: within, stamp: stamp{info.Size(), info.ModTime(), sha256.Sum256(content)}}
 }
 
+// originOf is the origin of the source loaded under name; false if it was
+// not read from a file.
+func (l *loaded) originOf(name string) (origin, bool) {
+	if l.index == nil {
+		l.index = make(map[string]int, len(l.sources))
+		for i, s := range l.sources {
+			l.index[s.Name] = i
+		}
+	}
+	i, ok := l.index[name]
+	if !ok {
+		return origin{}, false
+	}
+	return l.originAt(i)
+}
+
+// originAt is the origin of source i; false if it was not read from a file.
+func (l *loaded) originAt(i int) (origin, bool) {
+	if i >= len(l.origins) || l.origins[i].real == "" {
+		return origin{}, false
+	}
+	return l.origins[i], true
+}
+
 // errChanged says that a file changed on disk after wfc read it: an editor
 // saved it while --fix or fmt -w ran. Writing would lose that edit.
 var errChanged = errors.New("it changed on disk while wfc ran, and wfc left it as it is now; run wfc again")
@@ -42,7 +66,7 @@ var errMoved = errors.New("its path was moved or replaced by a symbolic link whi
 
 // write replaces the file loaded under name with data (see writeAtomic).
 func (l *loaded) write(fsys fileSystem, name, data string) error {
-	o, ok := l.origins[name]
+	o, ok := l.originOf(name)
 	if !ok {
 		return fmt.Errorf("wfc did not read it from a file")
 	}
