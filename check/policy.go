@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check/vocab"
@@ -268,10 +269,7 @@ func (c *checker) member(p *Policy, m *Member) {
 		prev = p.JitterM
 	}
 	if prev != nil {
-		d := c.report(m.Range, diag.WF303, "`.%s` is given twice; the policy keeps one of each member: delete this one", name)
-		c.related(d, prev.Range, "first given here")
-		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("delete the second `.%s`", c.file.Text(m.Range)), MachineApplicable: true,
-			Edits: []diag.Edit{{File: c.file.Name, Range: m.Cut, NewText: ""}}})
+		c.givenTwice(prev, m, name)
 		p.Valid = false
 		return
 	}
@@ -361,4 +359,24 @@ func CountAttempts(n int64, first string) string {
 		return "2 attempts: " + first + " and 1 retry"
 	}
 	return fmt.Sprintf("%d attempts: %s and %d retries", n, first, n-1)
+}
+
+// givenTwice reports member m, which repeats prev (WF303). When both say
+// the same, deleting the second changes nothing, so that fix is
+// machine-applicable. When they differ, which one was meant is the
+// author's choice: both deletions are offered, neither applied by --fix.
+func (c *checker) givenTwice(prev, m *Member, name string) {
+	first, second := ast.Compact(c.file.Text(prev.Range)), ast.Compact(c.file.Text(m.Range))
+	if strings.Join(strings.Fields(first), "") == strings.Join(strings.Fields(second), "") {
+		d := c.report(m.Range, diag.WF303, "`.%s` is given twice; the policy keeps one of each member: delete this one", name)
+		c.related(d, prev.Range, "first given here")
+		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("delete the second `%s`", second), MachineApplicable: true,
+			Edits: []diag.Edit{{File: c.file.Name, Range: m.Cut, NewText: ""}}})
+		return
+	}
+	d := c.report(m.Range, diag.WF303, "`.%s` is given twice, with different values; the policy keeps one of each member: delete the one you do not mean", name)
+	c.related(d, prev.Range, "first given here")
+	d.Fixes = append(d.Fixes,
+		diag.Fix{Title: fmt.Sprintf("keep `%s`: delete `%s`", first, second), Edits: []diag.Edit{{File: c.file.Name, Range: m.Cut, NewText: ""}}},
+		diag.Fix{Title: fmt.Sprintf("keep `%s`: delete `%s`", second, first), Edits: []diag.Edit{{File: c.file.Name, Range: prev.Cut, NewText: ""}}})
 }

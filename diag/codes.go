@@ -353,7 +353,7 @@ var Codes = []Code{
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF303", Error, Meaning, ScopeDecl, "policy member given twice",
-		"Each of `.MaxAttempts`, `.Cap` and `.Jitter` may appear once. The fix deletes the second.",
+		"Each of `.MaxAttempts`, `.Cap` and `.Jitter` may appear once. When both say the same, the fix deletes the second, and `--fix` applies it. When they differ, which one you meant is your choice: two fixes are shown, one keeping each, and neither is applied.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(2)).MaxAttempts(3).MaxAttempts(5)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(2)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF304", Error, Meaning, ScopeDecl, "argument of the wrong type, or unknown `Backoff.X` or member",
