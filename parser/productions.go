@@ -72,7 +72,7 @@ var productions = [prodCount]production{
 	prodSetting:       {want: "`Name = value;`", afterName: settingAfterName},
 	prodMember:        {afterName: settingAfterName},
 	prodStateItem:     {afterName: settingAfterName},
-	prodSubscription:  {want: "`subscribe Event(…) as Alias { milestones }` or `subscribe Event(…);`"},
+	prodSubscription:  {want: "`subscribe Event(…) [as Alias];` or `subscribe Event(…) [as Alias] { milestones }`"},
 	prodHandler:       {want: "`on Name(…) { statements }`"},
 	prodSecurityRule:  {want: "`allow|deny operation, … [when condition];`"},
 	prodAttrList:      {want: "`[Attribute, …]`"},

@@ -77,6 +77,13 @@ func (cp *chunkParser) reportParse(err error, s span, what prod) {
 		cp.missingSemicolon(i, "expected "+want+" after "+after)
 		return
 	}
+	if what == prodSubscription && i > s.lo && cp.isPunct(i-1, ")") && cp.startsAnew(i) {
+		// `subscribe Close()` and the next item on the next line: the
+		// parameters may be followed by `as`, `{` or `;`, and of these only
+		// the `;` is ever left out before something new.
+		cp.missingSemicolon(i, "expected `;` after "+cp.closedConstruct(i-1))
+		return
+	}
 	text := "expected " + want
 	if after != "" {
 		text += " after " + after
@@ -177,11 +184,17 @@ func (cp *chunkParser) missingSemicolon(i int, msg string) {
 	if !cp.reportable(r) {
 		return
 	}
-	sure := cp.toks[i].Kind == lexer.EOF || cp.toks[i].Line > cp.toks[i-1].Line ||
-		cp.isPunct(i, "}") || cp.kind(i) == lexer.Keyword
+	sure := cp.startsAnew(i)
 	d := cp.diags.Add(cp.file.Name, r, diag.WF001, msg+", found "+cp.describe(i))
 	d.Fixes = []diag.Fix{{Title: "insert `;`", MachineApplicable: sure,
 		Edits: []diag.Edit{{File: cp.file.Name, Range: r, NewText: ";"}}}}
+}
+
+// startsAnew reports whether token i plainly starts something new after
+// token i-1: it is on a later line, or it is `}`, a keyword or the end.
+func (cp *chunkParser) startsAnew(i int) bool {
+	return cp.toks[i].Kind == lexer.EOF || cp.toks[i].Line > cp.toks[i-1].Line ||
+		cp.isPunct(i, "}") || cp.kind(i) == lexer.Keyword
 }
 
 // reportUnclosed reports the innermost bracket still open at token i when
