@@ -85,10 +85,17 @@ const (
 
 // policy resolves a policy expression.
 func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
-	if e == nil || ast.HasBad(e) {
+	if e == nil {
 		return nil
 	}
-	p := &Policy{Expr: e, Valid: true}
+	// A literal the lexer already reported (WF002, WF004, WF005) makes its
+	// own argument unknown, not the whole chain: the other members are
+	// still checked (each skips an argument that holds one), so an
+	// out-of-range `.MaxAttempts(…)` does not hide a bad interval.
+	if ast.HasBad(e) && !isPolicyExpr(e) {
+		return nil
+	}
+	p := &Policy{Expr: e, Valid: !ast.HasBad(e)}
 	if isTimeSpanExpr(e) {
 		t, ok := c.timeSpan(e)
 		p.Bare, p.Shape, p.Interval, p.IntervalExpr, p.Valid = true, ShapeFixed, t, e, ok
@@ -179,6 +186,14 @@ func (c *checker) factory(p *Policy, call *ast.Call) {
 	if !ok {
 		c.wf304(badCall{what: misuseUnknown, rng: p.Factory.Range, kind: vocab.KindFactory, name: name})
 		p.Valid = false
+		// Every factory takes one TimeSpan, so a TimeSpan written here is
+		// checked on its own: `Backoff.Exponentail(TimeSpan.FromSecond(1))`
+		// has two mistakes, and fixing the name must not uncover the other.
+		if len(call.Args) == 1 && call.Args[0].Label == nil {
+			if arg := call.Args[0].Value; !ast.HasBad(arg) && isTimeSpanExpr(arg) {
+				c.timeSpan(arg)
+			}
+		}
 		return
 	}
 	p.Shape = shape
