@@ -300,3 +300,28 @@ func BenchmarkLayout(b *testing.B) {
 		b.ReportMetric(float64(len(src))*float64(b.N)/cpu.Seconds()/1e6, "MB/cpu-s")
 	}
 }
+
+// TestExamplesFormatted: the examples users read first are in the layout
+// `wfc fmt` gives, so `wfc fmt -l` on the repository lists none of them.
+func TestExamplesFormatted(t *testing.T) {
+	n := 0
+	for _, p := range testdataFiles(t) {
+		if !strings.Contains(filepath.ToSlash(p), "/examples/") {
+			continue
+		}
+		n++
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Source(p, string(b))
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+		} else if got != string(b) {
+			t.Errorf("%s is not formatted: run wfc fmt -w %s", p, p)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no examples found")
+	}
+}
