@@ -134,6 +134,30 @@ func Run(res *check.Result, t *check.Test, opt Options) *Result {
 	return r
 }
 
+// entered reports whether the run entered a state: whether it started.
+func entered(es []interp.Entry) bool {
+	for _, e := range es {
+		if e.Kind == interp.KEnter {
+			return true
+		}
+	}
+	return false
+}
+
+// startHint says why a run may not have started: its workflow does not
+// start by itself and the test never starts it.
+func startHint(t *check.Test) string {
+	if t.Workflow == nil || t.Workflow.Autostart {
+		return ""
+	}
+	for _, a := range t.Actions {
+		if a.Kind == check.TestStart {
+			return ""
+		}
+	}
+	return fmt.Sprintf(" (workflow %s has no `Autostart = true;`: the test starts it with `Start();`)", t.Workflow.Decl.Name.Name)
+}
+
 // expect checks one expectation against the transcript.
 func expect(t *check.Test, x *check.Expect, tr *interp.Transcript) (Failure, bool) {
 	f := Failure{Expect: x, File: t.Decl.File.Name, Range: x.Decl.Range, Entry: len(tr.Entries) - 1}
@@ -165,7 +189,7 @@ func expect(t *check.Test, x *check.Expect, tr *interp.Transcript) (Failure, boo
 			f.Entry = k
 		}
 		if got == "" {
-			f.Message = fmt.Sprintf("expected state %s%s; the run had not started", want, at())
+			f.Message = fmt.Sprintf("expected state %s%s; the run had not started%s", want, at(), startHint(t))
 		} else {
 			f.Message = fmt.Sprintf("expected state %s%s; the run was in %s", want, at(), got)
 		}
@@ -176,6 +200,8 @@ func expect(t *check.Test, x *check.Expect, tr *interp.Transcript) (Failure, boo
 			return f, true
 		}
 		switch {
+		case !ok && !entered(es):
+			f.Message = fmt.Sprintf("expected the run to end in %s%s; the run never started%s", want, at(), startHint(t))
 		case !ok:
 			f.Message = fmt.Sprintf("expected the run to end in %s%s; the transcript has no end", want, at())
 		case end.Kind == interp.KWaiting:
