@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -62,8 +63,9 @@ func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 	// one copy, not 100,000, and no entry each.
 	perDir := map[string]diag.Settings{}
 	byPath := map[string]diag.Settings{}
+	dirOf := settingsDir()
 	for _, name := range l.order {
-		dir := filepath.Dir(name)
+		dir := dirOf(name)
 		if _, ok := perDir[dir]; ok {
 			continue
 		}
@@ -82,5 +84,20 @@ func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 		}
 		perDir[dir] = got
 	}
-	l.settings = func(file string) diag.Settings { return perDir[filepath.Dir(file)] }
+	l.settings = func(file string) diag.Settings { return perDir[dirOf(file)] }
+}
+
+// settingsDir returns the directory the settings finder searches from for
+// a file name (settings.Finder.For: the directory of the absolute path),
+// computed the same way with the working directory read once: names
+// spelt differently (`a/sub/`, `a/sub/..`, `./a/x.wf`) get the directory
+// the finder would use, never the one their spelling suggests.
+func settingsDir() func(name string) string {
+	cwd, _ := os.Getwd()
+	return func(name string) string {
+		if filepath.IsAbs(name) {
+			return filepath.Dir(filepath.Clean(name))
+		}
+		return filepath.Dir(filepath.Join(cwd, name))
+	}
 }
