@@ -46,7 +46,11 @@ const defaultGC = 100
 // keeps that), and watches the live heap after every collection so the limit
 // never thrashes. The returned function ends the watch and restores the
 // previous settings (tests run the command many times in one process).
-func limitMemory(l *loaded) (restore func()) {
+func limitMemory(l *loaded) (restore func()) { return limitMemoryFrom(l, memoryBase) }
+
+// limitMemoryFrom is limitMemory with the least limit base (tests put small
+// inputs under the limit's pressure by giving 0).
+func limitMemoryFrom(l *loaded, base int64) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
@@ -58,7 +62,7 @@ func limitMemory(l *loaded) (restore func()) {
 	for _, s := range l.sources {
 		n += int64(len(s.Src))
 	}
-	w := &heapWatch{limit: max(memoryBase, memoryPerByte*n), setGC: prevGC != -2}
+	w := &heapWatch{limit: max(base, memoryPerByte*n), setGC: prevGC != -2}
 	prevLimit := debug.SetMemoryLimit(w.limit)
 	w.arm()
 	return func() {

@@ -45,7 +45,10 @@ func enumProgram(n int) *loaded {
 }
 
 // TestMemoryLimitDoesNotThrash: under the command's memory settings, a
-// program whose live heap passes the limit still checks in linear time.
+// program whose live heap comes near or passes the limit still checks in
+// linear time. Both sizes run under the limit's pressure (no 256 MB floor):
+// with the floor, the smaller ran free of it and the larger under it, and
+// the ratio measured the change of regime (9–12×), not the growth.
 func TestMemoryLimitDoesNotThrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a million enum members")
@@ -54,7 +57,7 @@ func TestMemoryLimitDoesNotThrash(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	scaling.Linear(t, "enum members under the memory limit", func(n int) {
 		l := enumProgram(n)
-		restore := limitMemory(l)
+		restore := limitMemoryFrom(l, 0)
 		analyze(l)
 		restore()
 	}, 250000)
