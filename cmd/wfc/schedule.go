@@ -50,7 +50,7 @@ output) and the exit status is 1.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVar(&f.duration, "attempt-duration", "0s", "how long each attempt of a durable step takes (2s, 1m30s, 250ms)")
-	fl.StringVar(&f.draws, "draws", "", "replay these uniform draws in [0,1) for jitter, comma-separated (adds the concrete timeline)")
+	fl.StringVar(&f.draws, "draws", "", "replay these uniform draws in [0,1) for jitter, comma-separated, used in turn and from the first again when there are more waits than draws (adds the concrete timeline)")
 	fl.Int64Var(&f.seed, "seed", 0, "draw jitter pseudo-randomly from this seed (adds the concrete timeline)")
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input)")
 	f.settings.register(fl)
