@@ -25,6 +25,10 @@ type chunkParser struct {
 	scratch brackets
 	chunk   span   // the chunk's tokens
 	win     window // the fast hand-over of its pieces to participle (stream.go)
+	// blamed is 1 + the index of the token that a reported syntax error
+	// found after its piece (`found x`), 0 if none: the piece that starts
+	// there has had its error (strayed).
+	blamed int
 }
 
 // brackets returns the chunk's scratch tracker, empty.
@@ -230,6 +234,10 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		return
 	}
 	g, err := parsePiece(cp, getParsers().member, m)
+	if err != nil && cp.strayed(m) {
+		w.Bad = true
+		return
+	}
 	if err != nil {
 		cp.reportParse(err, m, p)
 		w.Bad = true
@@ -291,6 +299,10 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			case *gSetting:
 				st.Settings = append(st.Settings, cp.convSetting(g, cp.spanRange(it.lo, it.hi)))
 			}
+			return
+		}
+		if cp.strayed(it) {
+			st.Bad = true
 			return
 		}
 		if cp.salvageStateItem(st, it) {

@@ -61,6 +61,9 @@ func (cp *chunkParser) reportParse(err error, s span, what prod) {
 			i = k
 		}
 	}
+	if i == s.hi {
+		cp.blamed = i + 1
+	}
 	var want, after string
 	if ee, ok := err.(*expectError); ok {
 		want, after = ee.want, ee.after
@@ -95,6 +98,14 @@ func (cp *chunkParser) reportParse(err error, s span, what prod) {
 		return
 	}
 	cp.syntax(cp.errRange(i), text+", found "+cp.describe(i))
+}
+
+// strayed reports whether piece s, which failed to parse, starts at a token
+// that the error of the piece before it already named as unexpected, and
+// is not a keyword that starts an item of its own: `subscribe Go() x` is
+// one mistake, reported at `x`, not again as a setting `x` without `=`.
+func (cp *chunkParser) strayed(s span) bool {
+	return cp.blamed == s.lo+1 && cp.kind(s.lo) != lexer.Keyword
 }
 
 // participleFailure returns where participle's err stopped (a byte offset,
@@ -184,9 +195,11 @@ func (cp *chunkParser) missingSemicolon(i int, msg string) {
 	if !cp.reportable(r) {
 		return
 	}
-	sure := cp.startsAnew(i)
 	d := cp.diags.Add(cp.file.Name, r, diag.WF001, msg+", found "+cp.describe(i))
-	d.Fixes = []diag.Fix{{Title: "insert `;`", MachineApplicable: sure,
+	if !cp.startsAnew(i) {
+		return
+	}
+	d.Fixes = []diag.Fix{{Title: "insert `;`", MachineApplicable: true,
 		Edits: []diag.Edit{{File: cp.file.Name, Range: r, NewText: ";"}}}}
 }
 
