@@ -302,7 +302,7 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 	bySub := map[*ast.Subscribe]*Subscription{}
 	for i, sd := range d.Subscribes {
 		sub := &subs[i]
-		*sub = Subscription{Decl: sd, State: s, Event: byEvent[sd.Event.Name], Slot: sd.Slot().Name}
+		*sub = Subscription{Decl: sd, State: s, Event: byEvent[sd.Event.Name]}
 		s.Subscriptions = append(s.Subscriptions, sub)
 		bySub[sd] = sub
 		wb.use(sd.Event, sub.Event)
@@ -312,8 +312,8 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 		if sd.Alias != nil {
 			wb.def(sd.Alias, sub)
 		}
-		if _, dup := slots[sub.Slot]; !dup {
-			slots[sub.Slot] = sub
+		if _, dup := slots[sub.Slot()]; !dup {
+			slots[sub.Slot()] = sub
 		}
 		for _, md := range sd.Milestones {
 			sub.Milestones = append(sub.Milestones, wb.milestone(s, sub, md))

@@ -248,12 +248,13 @@ type Subscription struct {
 	State *State
 	// Event is nil when the event is not declared (WF104).
 	Event *Event
-	// Slot is what handlers name: the alias, else the event's name.
-	Slot       string
 	Milestones []*Milestone
 	// Handler is the handler that answers it, if any.
 	Handler *Handler
 }
+
+// Slot is what handlers name: the alias, else the event's name.
+func (s *Subscription) Slot() string { return s.Decl.Slot().Name }
 
 // MilestoneKind is `Assigned` or `Finished`.
 type MilestoneKind uint8

@@ -70,8 +70,8 @@ func TestModel(t *testing.T) {
 		t.Errorf("Rejected: %v %q", got.Kind, got.Message)
 	}
 	sub := review.Subscriptions[0]
-	if sub.Event != w.Events[0] || sub.Slot != "Decided" || sub.Handler != review.Handlers[0] {
-		t.Errorf("subscription: event %v slot %q handler %v", sub.Event, sub.Slot, sub.Handler)
+	if sub.Event != w.Events[0] || sub.Slot() != "Decided" || sub.Handler != review.Handlers[0] {
+		t.Errorf("subscription: event %v slot %q handler %v", sub.Event, sub.Slot(), sub.Handler)
 	}
 	m := sub.Milestones[0]
 	if m.Kind != check.Finished || m.Consumer == nil || m.Consumer.Milestone != m || m.Consumer.Kind != check.KindFinished ||

@@ -527,8 +527,8 @@ func (r *testResolver) take(st *ast.CallStmt) {
 	var sub *Subscription
 	for _, s := range r.w.States {
 		for _, x := range s.Subscriptions {
-			cands = append(cands, x.Slot)
-			if x.Slot == n.Name && sub == nil {
+			cands = append(cands, x.Slot())
+			if x.Slot() == n.Name && sub == nil {
 				sub = x
 			}
 		}

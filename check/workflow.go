@@ -65,7 +65,7 @@ func (c *Consumer) Workflow() *Workflow {
 // "" for a step.
 func (c *Consumer) Slot() string {
 	if c.Milestone != nil && c.Milestone.Subscription != nil {
-		return c.Milestone.Subscription.Slot
+		return c.Milestone.Subscription.Slot()
 	}
 	return ""
 }

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // origin is where a loaded file came from: the file read (symbolic links
@@ -25,12 +24,12 @@ type origin struct {
 // its content (an edit within the clock's resolution keeps the first two).
 type stamp struct {
 	size  int64
-	mtime time.Time
+	mtime int64 // nanoseconds since the Unix epoch (a time.Time holds a pointer and 24 bytes)
 	sum   [sha256.Size]byte
 }
 
 func newOrigin(real, within string, info fs.FileInfo, content []byte) origin {
-	return origin{real: real, within: within, stamp: stamp{info.Size(), info.ModTime(), sha256.Sum256(content)}}
+	return origin{real: real, within: within, stamp: stamp{info.Size(), info.ModTime().UnixNano(), sha256.Sum256(content)}}
 }
 
 // originOf is the origin of the source loaded under name; false if it was
@@ -104,7 +103,7 @@ func (o origin) unchanged() error {
 		return err
 	}
 	now := newOrigin(o.real, o.within, info, b).stamp
-	if now.size != o.stamp.size || !now.mtime.Equal(o.stamp.mtime) || !bytes.Equal(now.sum[:], o.stamp.sum[:]) {
+	if now.size != o.stamp.size || now.mtime != o.stamp.mtime || !bytes.Equal(now.sum[:], o.stamp.sum[:]) {
 		return errChanged
 	}
 	return nil

@@ -235,7 +235,7 @@ func (m *Machine) enter(s *check.State) {
 
 func (m *Machine) msEntry(r *milestoneRun, k Kind, due Ticks) Entry {
 	e := m.at(due)
-	e.Kind, e.Name, e.Milestone, e.N, e.Of = k, r.m.Subscription.Slot, r.m.Kind, r.n, r.sched.Attempts
+	e.Kind, e.Name, e.Milestone, e.N, e.Of = k, r.m.Subscription.Slot(), r.m.Kind, r.n, r.sched.Attempts
 	return e
 }
 
@@ -380,7 +380,7 @@ func (m *Machine) Take(slot string, due Ticks) {
 	}
 	var sub *check.Subscription
 	for _, s := range m.state.Subscriptions {
-		if s.Slot == slot {
+		if s.Slot() == slot {
 			sub = s
 			break
 		}

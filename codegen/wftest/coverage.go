@@ -122,7 +122,7 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 					if m.Consumer == nil || m.Decl.Kind == nil {
 						continue
 					}
-					name := sub.Slot + "." + m.Decl.Kind.Name
+					name := sub.Slot() + "." + m.Decl.Kind.Name
 					mi := &msItems{}
 					n := min(m.Consumer.Attempts, maxWindowItems)
 					for k := int64(1); k <= n; k++ {
@@ -136,7 +136,7 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 						mi.wait = add(CovMetWait, m.Decl.Kind.Range, name+" in "+sn+" met during a wait between windows")
 					}
 					mi.exhausted = add(CovExhausted, m.Decl.Kind.Range, name+" in "+sn+" exhausted")
-					wc.ms[msKey{sn, sub.Slot, m.Kind}] = mi
+					wc.ms[msKey{sn, sub.Slot(), m.Kind}] = mi
 				}
 			}
 			eachStmt(s, func(st check.Stmt) {

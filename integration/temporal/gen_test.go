@@ -229,7 +229,7 @@ func genScenario(r *rand.Rand, wf *check.Workflow) interp.Scenario {
 	var slots []string
 	for _, s := range wf.States {
 		for _, sub := range s.Subscriptions {
-			slots = append(slots, sub.Slot)
+			slots = append(slots, sub.Slot())
 		}
 	}
 	slots = append(slots, "Nobody")
