@@ -247,7 +247,7 @@ type Subscription struct {
 	Decl  *ast.Subscribe
 	State *State
 	// Event is nil when the event is not declared (WF104).
-	Event *Event
+	Event      *Event
 	Milestones []*Milestone
 	// Handler is the handler that answers it, if any.
 	Handler *Handler
