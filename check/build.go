@@ -312,8 +312,8 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 		if sd.Alias != nil {
 			wb.def(sd.Alias, sub)
 		}
-		if _, dup := slots[sub.Slot()]; !dup {
-			slots[sub.Slot()] = sub
+		if slot := sub.Slot(); slots[slot] == nil {
+			slots[slot] = sub
 		}
 		for _, md := range sd.Milestones {
 			sub.Milestones = append(sub.Milestones, wb.milestone(s, sub, md))

@@ -90,14 +90,14 @@ func Check(prog *ast.Program) *Result { return CheckWith(prog, Options{}) }
 
 // CheckWith is Check recording what opt asks for.
 func CheckWith(prog *ast.Program, opt Options) *Result {
-	return checkRules(prog, opt, rules, &hooks)
+	return checkRules(prog, opt, defaultRules)
 }
 
-// checkRules is CheckWith with the rules rs (sorted by kind in h): tests
-// run it with rules of their own.
-func checkRules(prog *ast.Program, opt Options, rs []*rule, h *byKind) *Result {
+// checkRules is CheckWith with the rules rs: tests run it with rules of
+// their own.
+func checkRules(prog *ast.Program, opt Options, rs *ruleSet) *Result {
 	c := &checker{
-		hooks:      h,
+		rules:      rs,
 		opt:        opt,
 		prog:       prog,
 		decls:      map[string]ast.Decl{},
@@ -123,48 +123,53 @@ func checkRules(prog *ast.Program, opt Options, rs []*rule, h *byKind) *Result {
 		}
 	}
 	b := c.buildTypes()
-	// One workflow at a time, through both passes: what the first pass
-	// found about it (wfFacts, stFacts) is dropped once its rules ran, so
-	// a program of many workflows holds the facts of one (100,000 one-line
-	// workflows held 70 MB of them at once). A rule that reads across
-	// workflows (program scope) needs every workflow's facts: then the
-	// rules run once all are checked.
-	oneByOne := partialSafe(rs)
-	type later struct {
-		f *ast.File
-		d *ast.Workflow
-	}
-	var rest []later
-	for _, f := range prog.Files {
-		if f.Overwhelmed {
-			continue
-		}
-		c.file = f
-		for _, d := range f.Decls {
-			if d, ok := d.(*ast.Workflow); ok {
-				n := len(c.res.Consumers)
-				c.workflow(d)
-				sortBySource(c.res.Consumers[n:])
-				b.workflow(d)
-				if !oneByOne {
-					rest = append(rest, later{f, d})
-					continue
-				}
-				c.workflowRules(d)
-				c.forget(d)
-			}
-		}
-	}
-	for _, l := range rest {
-		c.file = l.f
-		c.workflowRules(l.d)
-	}
+	c.workflows(b)
 	c.res.Program = b.p
 	c.tests()
 	c.res.Program.Info.Words = c.words
 	c.entityRules()
 	c.res.Diags = c.diags.Items
 	return c.res
+}
+
+// workflows checks every workflow, one at a time through both passes: what
+// the first pass found about it (wfFacts, stFacts) is dropped once its
+// rules ran, so a program of many workflows holds the facts of one
+// (100,000 one-line workflows held 70 MB of them at once). A rule that
+// reads across workflows (program scope) needs every workflow's facts:
+// then the rules run once all are checked.
+func (c *checker) workflows(b *builder) {
+	type later struct {
+		f *ast.File
+		d *ast.Workflow
+	}
+	var rest []later
+	for _, f := range c.prog.Files {
+		if f.Overwhelmed {
+			continue
+		}
+		c.file = f
+		for _, d := range f.Decls {
+			d, ok := d.(*ast.Workflow)
+			if !ok {
+				continue
+			}
+			n := len(c.res.Consumers)
+			c.workflow(d)
+			sortBySource(c.res.Consumers[n:])
+			b.workflow(d)
+			if !c.rules.oneByOne {
+				rest = append(rest, later{f, d})
+				continue
+			}
+			c.workflowRules(d)
+			c.forget(d)
+		}
+	}
+	for _, l := range rest {
+		c.file = l.f
+		c.workflowRules(l.d)
+	}
 }
 
 // forget drops what the first pass found about workflow d, once the model
@@ -193,9 +198,10 @@ type checker struct {
 	entities   *nameSet // entity names, once asked for (entitySet)
 	types      *nameSet // type names, once asked for (typeSet)
 	members    map[*ast.Enum]*nameSet
-	// What the first pass found, for the rules (rules.go).
-	wfFacts map[*ast.Workflow]*wfCtx // the workflows checked and not yet forgotten (CheckWith)
-	hooks   *byKind                  // the rules, by the kind of node they read
+	rules      *ruleSet // the rules the second pass runs (rules.go)
+	// What the first pass found, for the rules: of the workflows checked
+	// and not yet forgotten (checker.workflows).
+	wfFacts map[*ast.Workflow]*wfCtx
 	stFacts map[*ast.State]*stCtx
 	// consumerAt is the consumer of each milestone and step node, for
 	// the model.

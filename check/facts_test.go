@@ -32,8 +32,7 @@ workflow C { Initial = S; event Go(); state S { subscribe Go(); on Go { goto T; 
 			seen = append(seen, fmt.Sprintf("%s:%d:%d", wf.Name.Name, len(c.wfFacts), len(c.stFacts)))
 		}}
 		rs := append(append([]*rule{}, rules...), probe)
-		h := hooksOf(rs)
-		res := checkRules(prog, Options{}, rs, &h)
+		res := checkRules(prog, Options{}, newRuleSet(rs))
 		want := []string{"A:1:2", "B:1:2", "C:1:2"}
 		if scope == scopeProgram {
 			want = []string{"A:3:6", "B:3:6", "C:3:6"}

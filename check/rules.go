@@ -86,8 +86,19 @@ type byKind struct {
 	entity    []func(*checker, *walk, *ast.Entity)
 }
 
-// hooks is rules sorted by kind, made once; it is never changed.
-var hooks = hooksOf(rules)
+// ruleSet is a list of rules as the checker runs them: their hooks by
+// kind, and whether each workflow may go through the rules on its own.
+type ruleSet struct {
+	byKind
+	oneByOne bool // no rule reads across workflows (partialSafe)
+}
+
+func newRuleSet(rs []*rule) *ruleSet {
+	return &ruleSet{byKind: hooksOf(rs), oneByOne: partialSafe(rs)}
+}
+
+// defaultRules are rules, prepared once; never changed.
+var defaultRules = newRuleSet(rules)
 
 // hooksOf sorts rs by the kind of node each reads.
 func hooksOf(rs []*rule) byKind {
@@ -123,8 +134,8 @@ type walk struct {
 }
 
 // workflowRules runs every rule over workflow d, right after the first
-// pass over it and its model (CheckWith), and entityRules over every
-// entity once the program is built. The traversal visits the nodes the
+// pass over it and its model (checker.workflows), and entityRules over
+// every entity once the program is built. The traversal visits the nodes the
 // rules look at (entities, workflows, states, milestones, handlers and
 // blocks) and not the names, settings, types and expressions below them.
 // It is written out rather than ast.Inspect, which allocates every node's
@@ -132,8 +143,8 @@ type walk struct {
 // `wfc check` slower.
 //
 // With a rule of program scope (none today), which reads across
-// workflows, CheckWith runs the rules once every workflow is checked, and
-// keeps every workflow's facts until then.
+// workflows, checker.workflows runs the rules once every workflow is
+// checked, and keeps every workflow's facts until then.
 func (c *checker) workflowRules(d *ast.Workflow) {
 	w := walk{c: c}
 	w.workflow(d)
@@ -148,7 +159,7 @@ func (c *checker) entityRules() {
 		w := &walk{c: c}
 		for _, d := range f.Decls {
 			if d, ok := d.(*ast.Entity); ok {
-				for _, r := range c.hooks.entity {
+				for _, r := range c.rules.entity {
 					r(c, w, d)
 				}
 			}
@@ -159,17 +170,17 @@ func (c *checker) entityRules() {
 func (w *walk) workflow(wf *ast.Workflow) {
 	c := w.c
 	w.wf = c.wfFacts[wf]
-	for _, r := range c.hooks.workflow {
+	for _, r := range c.rules.workflow {
 		r(c, w, wf)
 	}
 	for _, s := range wf.States {
 		w.state = s
-		for _, r := range c.hooks.state {
+		for _, r := range c.rules.state {
 			r(c, w, s)
 		}
 		for _, sub := range s.Subscribes {
 			for _, m := range sub.Milestones {
-				for _, r := range c.hooks.milestone {
+				for _, r := range c.rules.milestone {
 					r(c, w, m)
 				}
 				for _, o := range m.Outcomes {
@@ -178,7 +189,7 @@ func (w *walk) workflow(wf *ast.Workflow) {
 			}
 		}
 		for _, h := range s.Handlers {
-			for _, r := range c.hooks.handler {
+			for _, r := range c.rules.handler {
 				r(c, w, h)
 			}
 			w.block(h.Body)
@@ -191,7 +202,7 @@ func (w *walk) block(b *ast.Block) {
 	if b == nil {
 		return
 	}
-	for _, r := range w.c.hooks.block {
+	for _, r := range w.c.rules.block {
 		r(w.c, w, b)
 	}
 	for _, st := range b.Stmts {

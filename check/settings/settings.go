@@ -284,12 +284,26 @@ func NewFinder() *Finder { return &Finder{byDir: map[string]found{}} }
 // A file named like standard input ("<stdin>") is governed from the working
 // directory.
 func (f *Finder) For(source string) (diag.Settings, string, error) {
-	abs, err := filepath.Abs(source)
-	if err != nil {
-		return diag.Settings{}, "", err
+	cwd := ""
+	if !filepath.IsAbs(source) {
+		var err error
+		if cwd, err = os.Getwd(); err != nil {
+			return diag.Settings{}, "", err
+		}
 	}
-	r := f.search(filepath.Dir(abs))
+	r := f.search(SearchDir(cwd, source))
 	return r.s, r.path, r.err
+}
+
+// SearchDir is the directory For starts its search from for a source file:
+// the directory of its absolute path, a relative name taken from cwd. Files
+// with the same SearchDir have the same settings, whatever their names'
+// spelling (`a/sub/`, `a/sub/..`, `./a/x.wf`).
+func SearchDir(cwd, source string) string {
+	if filepath.IsAbs(source) {
+		return filepath.Dir(filepath.Clean(source))
+	}
+	return filepath.Dir(filepath.Join(cwd, source))
 }
 
 // search looks for FileName in dir and above it.

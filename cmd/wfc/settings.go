@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -88,16 +87,8 @@ func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 }
 
 // settingsDir returns the directory the settings finder searches from for
-// a file name (settings.Finder.For: the directory of the absolute path),
-// computed the same way with the working directory read once: names
-// spelt differently (`a/sub/`, `a/sub/..`, `./a/x.wf`) get the directory
-// the finder would use, never the one their spelling suggests.
+// a file name (settings.SearchDir), with the working directory read once.
 func settingsDir() func(name string) string {
 	cwd, _ := os.Getwd()
-	return func(name string) string {
-		if filepath.IsAbs(name) {
-			return filepath.Dir(filepath.Clean(name))
-		}
-		return filepath.Dir(filepath.Join(cwd, name))
-	}
+	return func(name string) string { return settings.SearchDir(cwd, name) }
 }
