@@ -109,7 +109,7 @@ func wantedCodes(t *testing.T) map[diag.ID]bool {
 // TestPartialRecheckScope: whether the editor may re-check only the edited
 // workflows is read from the rules' declared scopes. Today no rule reads
 // across workflows; a rule declared with program scope, added to the list,
-// makes the answer no (and internal/lsp's TestRecheckAsksRuleScopes shows
+// makes the answer no (and lsp's TestRecheckAsksRuleScopes shows
 // the server then checks the whole program).
 func TestPartialRecheckScope(t *testing.T) {
 	if !PartialRecheckSafe() {

@@ -24,7 +24,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wfc-lang/wfc/internal/mutate"
+	"github.com/wfc-lang/wfc/cmd/wfc-mutate/mutate"
 )
 
 func main() {

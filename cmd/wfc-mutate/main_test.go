@@ -17,13 +17,13 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// TestMinimum runs the subject of internal/mutate's tests, whose tests
+// TestMinimum runs the subject of mutate's tests, whose tests
 // notice 1 of its 4 mutants: -min 20 passes, -min 50 exits 1.
 func TestMinimum(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests each mutant")
 	}
-	t.Chdir("../../internal/mutate/testdata/max")
+	t.Chdir("mutate/testdata/max")
 	t.Setenv("GOWORK", "off")
 	for _, tc := range []struct {
 		min  string
@@ -41,7 +41,7 @@ func TestMinimum(t *testing.T) {
 }
 
 func TestList(t *testing.T) {
-	t.Chdir("../../internal/mutate/testdata/max")
+	t.Chdir("mutate/testdata/max")
 	t.Setenv("GOWORK", "off")
 	var out, errs bytes.Buffer
 	if code := run(context.Background(), []string{"-list", "-n", "2", "-seed", "3", "."}, &out, &errs); code != 0 {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wfc-lang/wfc/codegen/format"
+	"github.com/wfc-lang/wfc/format"
 	"github.com/wfc-lang/wfc/diag"
 )
 

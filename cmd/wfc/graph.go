@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wfc-lang/wfc/codegen/graph"
+	"github.com/wfc-lang/wfc/graph"
 	"github.com/wfc-lang/wfc/diag"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wfc-lang/wfc/internal/lsp"
+	"github.com/wfc-lang/wfc/lsp"
 )
 
 // stdio joins standard input and output into the server's stream.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/wfc-lang/wfc/check/settings"
+	"github.com/wfc-lang/wfc/config"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -33,7 +33,7 @@ func (f *settingsFlags) parse() (diag.Settings, error) {
 		codes []string
 		into  map[diag.ID]bool
 	}{{"--disable", f.disable, s.Disable}, {"--error", f.error, s.Error}} {
-		codes, err := settings.ParseCodes(strings.Join(x.codes, ","))
+		codes, err := config.ParseCodes(strings.Join(x.codes, ","))
 		if err != nil {
 			return s, fmt.Errorf("%s: %v", x.flag, err)
 		}
@@ -54,7 +54,7 @@ func (f *settingsFlags) parse() (diag.Settings, error) {
 // that cannot be read or is invalid is a problem of the run (exit 2),
 // named once; its files are checked without it.
 func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
-	finder := settings.NewFinder()
+	finder := config.NewFinder()
 	bad := map[string]bool{}
 	// A file's settings are its directory's (the wfc.json found from
 	// there up), so they are kept per directory; and the directories one
@@ -78,7 +78,7 @@ func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 		}
 		got, ok := byPath[path]
 		if !ok {
-			got = settings.Override(s, over)
+			got = config.Override(s, over)
 			byPath[path] = got
 		}
 		perDir[dir] = got
@@ -87,8 +87,8 @@ func applySettings(l *loaded, over diag.Settings, stderr io.Writer) {
 }
 
 // settingsDir returns the directory the settings finder searches from for
-// a file name (settings.SearchDir), with the working directory read once.
+// a file name (config.SearchDir), with the working directory read once.
 func settingsDir() func(name string) string {
 	cwd, _ := os.Getwd()
-	return func(name string) string { return settings.SearchDir(cwd, name) }
+	return func(name string) string { return config.SearchDir(cwd, name) }
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/wfc-lang/wfc/check/settings"
+	"github.com/wfc-lang/wfc/config"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -40,10 +40,10 @@ func TestSettingsPerDirectoryAsFinder(t *testing.T) {
 	for _, order := range [][]string{names, reversed(names)} {
 		l := &loaded{order: order}
 		applySettings(l, diag.Settings{}, io.Discard)
-		finder := settings.NewFinder()
+		finder := config.NewFinder()
 		for _, name := range order {
 			s, _, _ := finder.For(name)
-			want := settings.Override(s, diag.Settings{})
+			want := config.Override(s, diag.Settings{})
 			if diff := cmp.Diff(want, l.settings(name)); diff != "" {
 				t.Errorf("%q (order starting %q): settings differ from the finder's (-want +got):\n%s", name, order[0], diff)
 			}

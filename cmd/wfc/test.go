@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wfc-lang/wfc/codegen/interp"
-	"github.com/wfc-lang/wfc/codegen/wftest"
+	"github.com/wfc-lang/wfc/interp"
+	"github.com/wfc-lang/wfc/wftest"
 	"github.com/wfc-lang/wfc/diag"
 )
 

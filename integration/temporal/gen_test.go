@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/codegen/interp"
+	"github.com/wfc-lang/wfc/interp"
 )
 
 // The generated proof's size: programs, and scenarios of each. CI runs the

@@ -17,7 +17,7 @@ import (
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
-	"github.com/wfc-lang/wfc/codegen/interp"
+	"github.com/wfc-lang/wfc/interp"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
 )
 

@@ -10,13 +10,13 @@ import (
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/timespan"
-	"github.com/wfc-lang/wfc/codegen/interp"
-	"github.com/wfc-lang/wfc/codegen/wftest"
+	"github.com/wfc-lang/wfc/interp"
+	"github.com/wfc-lang/wfc/wftest"
 )
 
 // testPrograms reads the programs that hold tests written in the language
 // (*_test.wf): each folder of testdata/examples with its test files, and
-// each golden program of codegen/wftest/testdata (one language feature
+// each golden program of wftest/testdata (one language feature
 // each).
 func testPrograms(t *testing.T) map[string][]Source {
 	t.Helper()
@@ -35,7 +35,7 @@ func testPrograms(t *testing.T) map[string][]Source {
 			add(filepath.Base(dir), f)
 		}
 	}
-	files, _ := filepath.Glob("../../codegen/wftest/testdata/*.wf")
+	files, _ := filepath.Glob("../../wftest/testdata/*.wf")
 	for _, f := range files {
 		add("wftest/"+filepath.Base(f), f)
 	}
@@ -81,7 +81,7 @@ func TestLanguageTestsOnTemporal(t *testing.T) {
 	}
 }
 
-// decisionScenario reads the scenario comments of one of codegen/interp's
+// decisionScenario reads the scenario comments of one of interp's
 // testdata/runs programs (`// at 5m send Done()`, `// at 1m take Slot`,
 // `// at 0s start`, `// fail charge 2|always`), as that package's
 // TestRuns does.
@@ -140,12 +140,12 @@ func decisionScenario(t *testing.T, wf *check.Workflow, src string) interp.Scena
 }
 
 // TestDecisionsOnTemporal: each decision of docs/language.md's "Running a
-// workflow", as codegen/interp's golden runs show it (testdata/runs), comes
+// workflow", as interp's golden runs show it (testdata/runs), comes
 // out the same on Temporal.
 func TestDecisionsOnTemporal(t *testing.T) {
-	files, _ := filepath.Glob("../../codegen/interp/testdata/runs/*.wf")
+	files, _ := filepath.Glob("../../interp/testdata/runs/*.wf")
 	if len(files) < 15 {
-		t.Fatalf("only %d programs in codegen/interp/testdata/runs", len(files))
+		t.Fatalf("only %d programs in interp/testdata/runs", len(files))
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".wf"), func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/wfc-lang/wfc/check"
-	"github.com/wfc-lang/wfc/codegen/interp"
+	"github.com/wfc-lang/wfc/interp"
 )
 
 // TestTicks: engine time converts to ticks rounding up, and back rounding

@@ -26,7 +26,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/wfc-lang/wfc/codegen/interp"
+	"github.com/wfc-lang/wfc/interp"
 )
 
 // updateHistories rewrites testdata/histories from runs on the dev server.

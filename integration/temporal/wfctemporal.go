@@ -4,7 +4,7 @@
 // policy for and workflow code must run.
 //
 // It also runs whole programs: RunWorkflow is a workflow that drives the
-// reference interpreter's Machine (codegen/interp) with Temporal's clock,
+// reference interpreter's Machine (interp) with Temporal's clock,
 // timers, signals and activities (run.go), so that a run on Temporal
 // writes the same transcript as `wfc test`.
 //

@@ -1,0 +1,87 @@
+package interp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/interp"
+)
+
+// A run never hangs and never grows without bound: a loop that makes no
+// progress in time stops at MaxEntries, a wait past TimeSpan's range stops
+// the run, a step with billions of failing attempts stops, and a scenario
+// with too many actions is refused before it runs.
+func TestLimits(t *testing.T) {
+	tests := []struct {
+		name, src string
+		stopped   string // the KStopped message, or "" for a refused scenario
+		actions   int
+	}{
+		{
+			name: "a loop of one-tick windows",
+			src: `workflow W { Autostart = true; Initial = A; event X();
+  state A { subscribe X() { Finished { Within = TimeSpan.FromMilliseconds(0.0001); Unfinished { goto A; } } } } }`,
+			stopped: "the transcript reached 1000000 entries",
+		},
+		{
+			name: "a wait past TimeSpan.MaxValue",
+			src: `workflow W { Autostart = true; Initial = A; event X();
+  state A { subscribe X() { Finished { Within = TimeSpan.FromMinutes(1);
+    Backoff = Backoff.Fixed(TimeSpan.FromDays(10000000)).MaxAttempts(5); Unfinished { goto A; } } } } }`,
+			stopped: "the next window would open after TimeSpan.MaxValue",
+		},
+		{
+			name: "a step that fails two billion times",
+			src: `workflow W { Autostart = true; Initial = A; event X();
+  state A { subscribe X(); on X { Workflow.Once("s", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(1)).MaxAttempts(2000000000)) { } } } }`,
+			stopped: `step "s" has more attempts (2000000000) than a transcript holds`,
+			actions: 1,
+		},
+		{
+			name:    "too many actions",
+			src:     `workflow W { Autostart = true; Initial = A; event X(); state A { subscribe X(); } }`,
+			actions: interp.MaxActions + 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if testing.Short() && tt.stopped != "" && strings.Contains(tt.stopped, "entries") {
+				t.Skip("fills a transcript of a million entries")
+			}
+			res, wf := compile(t, "limits.wf", tt.src)
+			sc := interp.Scenario{Failures: map[*check.Step]interp.Failure{}}
+			for _, s := range wf.Steps {
+				sc.Failures[s] = interp.Failure{Always: true}
+			}
+			for i := 0; i < tt.actions; i++ {
+				sc.Actions = append(sc.Actions, interp.Action{Kind: interp.ActSend, Event: wf.Events[0]})
+			}
+			tr, err := interp.Run(res, wf, sc)
+			if tt.stopped == "" {
+				if err == nil || !strings.Contains(err.Error(), "at most 1000000") {
+					t.Fatalf("err = %v, want the scenario refused", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			end, ok := tr.End()
+			if !ok || end.Kind != interp.KStopped || end.Message != tt.stopped {
+				t.Fatalf("last entry = %+v, want stopped %q", end, tt.stopped)
+			}
+			if len(tr.Entries) > interp.MaxEntries {
+				t.Errorf("%d entries, more than MaxEntries", len(tr.Entries))
+			}
+		})
+	}
+}
+
+// A program with errors is never run.
+func TestErrorsAreNotRun(t *testing.T) {
+	res, wf := compileAny(`workflow W { Initial = Nowhere; state A { } }`)
+	if _, err := interp.Run(res, wf, interp.Scenario{}); err != interp.ErrHasErrors {
+		t.Fatalf("err = %v, want ErrHasErrors", err)
+	}
+}

@@ -1,0 +1,196 @@
+package interp_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/wfc-lang/wfc"
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/timespan"
+	"github.com/wfc-lang/wfc/interp"
+	"github.com/wfc-lang/wfc/diag"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden transcripts")
+
+// TestRuns runs each program of testdata/runs against the scenario its
+// `// at T send E(args)`, `// at T take Slot`, `// at T start` and
+// `// fail step N|always` comments describe, and compares the transcript
+// with NAME.golden (-update rewrites them). Each file is one decision of
+// docs/language.md's "Running a workflow".
+func TestRuns(t *testing.T) {
+	files, _ := filepath.Glob("testdata/runs/*.wf")
+	if len(files) == 0 {
+		t.Fatal("no programs in testdata/runs")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".wf")
+		t.Run(name, func(t *testing.T) {
+			res, wf, sc := load(t, f)
+			tr, err := interp.Run(res, wf, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, strings.TrimSuffix(f, ".wf")+".golden", tr.String())
+			// The run is a pure function of the program and the scenario.
+			again, _ := interp.Run(res, wf, sc)
+			if d := cmp.Diff(tr, again); d != "" {
+				t.Errorf("a second run differs (-first +second):\n%s", d)
+			}
+			validate(t, tr)
+		})
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	goldenfile.Check(t, path, got, *update, "interp")
+}
+
+// load checks a program (it must have no errors) and reads its scenario.
+func load(t testing.TB, path string) (*check.Result, *check.Workflow, interp.Scenario) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, wf := compile(t, path, string(src))
+	sc, err := scenario(wf, string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, wf, sc
+}
+
+func compile(t testing.TB, name, src string) (*check.Result, *check.Workflow) {
+	t.Helper()
+	r := wfc.Run(context.Background(), []parser.Source{{Name: name, Src: src}}, wfc.Options{})
+	for _, d := range r.Diagnostics {
+		if d.Severity == diag.Error {
+			t.Fatalf("%s: %v", name, d)
+		}
+	}
+	return r.Checked, r.Checked.Program.Workflows[0]
+}
+
+// scenario reads the scenario comments of src.
+func scenario(wf *check.Workflow, src string) (interp.Scenario, error) {
+	sc := interp.Scenario{Failures: map[*check.Step]interp.Failure{}}
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		f := strings.Fields(strings.TrimPrefix(line, "//"))
+		if !strings.HasPrefix(line, "//") || len(f) < 2 {
+			continue
+		}
+		switch {
+		case f[0] == "fail" && len(f) == 3:
+			var st *check.Step
+			for _, s := range wf.Steps {
+				if s.Consumer != nil && s.Key == f[1] {
+					st = s
+				}
+			}
+			if st == nil {
+				return sc, fmt.Errorf("no step %q", f[1])
+			}
+			if f[2] == "always" {
+				sc.Failures[st] = interp.Failure{Always: true}
+			} else {
+				n, err := strconv.ParseInt(f[2], 10, 64)
+				if err != nil {
+					return sc, err
+				}
+				sc.Failures[st] = interp.Failure{Times: n}
+			}
+		case f[0] == "at" && len(f) >= 3:
+			at, err := timespan.Parse(f[1])
+			if err != nil {
+				return sc, err
+			}
+			a := interp.Action{At: at}
+			switch f[2] {
+			case "start":
+				a.Kind = interp.ActStart
+			case "take":
+				a.Kind, a.Slot = interp.ActTake, f[3]
+			case "send":
+				a.Kind = interp.ActSend
+				call := strings.Join(f[3:], " ")
+				name, args, _ := strings.Cut(strings.TrimSuffix(call, ")"), "(")
+				for _, ev := range wf.Events {
+					if ev.Decl.Name.Name == name {
+						a.Event = ev
+					}
+				}
+				if a.Event == nil {
+					return sc, fmt.Errorf("no event %q", name)
+				}
+				if args != "" {
+					for i, s := range strings.Split(args, ",") {
+						v := interp.Value{Text: strings.TrimSpace(s)}
+						if i < len(a.Event.Params) {
+							if e := a.Event.Params[i].Type.Enum; e != nil {
+								for _, m := range e.Members {
+									if m.Ident.Name == v.Text {
+										v.Member = m
+									}
+								}
+							}
+						}
+						a.Args = append(a.Args, v)
+					}
+				}
+			default:
+				return sc, fmt.Errorf("unknown action %q", f[2])
+			}
+			sc.Actions = append(sc.Actions, a)
+		}
+	}
+	return sc, nil
+}
+
+// validate checks the JSON transcript against its schema.
+func validate(t *testing.T, tr *interp.Transcript) {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	sch, err := c.Compile("../docs/schema/transcript.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := tr.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(doc); err != nil {
+		t.Errorf("the JSON transcript does not match docs/schema/transcript.schema.json: %v", err)
+	}
+	var back interp.Transcript
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(*tr, back); d != "" {
+		t.Errorf("JSON does not round-trip (-run +decoded):\n%s", d)
+	}
+}
+
+// compileAny checks a program that may have errors.
+func compileAny(src string) (*check.Result, *check.Workflow) {
+	r := wfc.Run(context.Background(), []parser.Source{{Name: "p.wf", Src: src}}, wfc.Options{})
+	return r.Checked, r.Checked.Program.Workflows[0]
+}

@@ -1,0 +1,261 @@
+package lsp
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lsp/protocol"
+)
+
+// snapshot is the analysis of one generation of the workspace: every
+// request is answered from one, so positions and texts always agree.
+type snapshot struct {
+	gen      uint64
+	res      *result
+	texts    map[string]*text
+	uris     map[string]protocol.URI
+	versions map[string]int32 // open buffers only
+	byFile   map[string][]diag.Diagnostic
+	enc      encoding
+
+	idxOnce sync.Once
+	idx     *index
+}
+
+// index lays out the model's names on first use. A snapshot whose program
+// was re-checked only in part (recheck) has no model of the whole program:
+// the first request that needs one checks it, once per snapshot.
+func (sn *snapshot) index() *index {
+	sn.idxOnce.Do(func() {
+		var model *check.Program
+		if sn.res.checked != nil {
+			model = sn.res.checked.Program
+		}
+		if model == nil && sn.res.prog != nil {
+			model = check.CheckWith(sn.res.prog, check.Options{Info: true}).Program
+		}
+		sn.idx = buildIndex(sn.res.prog, model)
+	})
+	return sn.idx
+}
+
+// genKey carries, in a request's context, the generation it must see.
+type genKey struct{}
+
+// checker owns the workspace and re-checks it: each change bumps the
+// generation and (re)starts the debounce timer; a check of a newer
+// generation cancels an older one still running; requests wait for the
+// snapshot of the generation they arrived after.
+type checker struct {
+	s  *Server
+	pc *parseCache
+
+	mu        sync.Mutex
+	ws        *workspace
+	gen       uint64
+	running   uint64
+	cancel    context.CancelFunc
+	snap      *snapshot
+	ready     chan struct{} // closed (and replaced) whenever snap changes
+	timer     *time.Timer
+	stopped   bool
+	published map[string]bool  // closed files last published with diagnostics
+	texts     map[string]*text // line indexes of closed files, kept while their text is
+
+	pubMu sync.Mutex // publications go out in generation order
+}
+
+func newChecker(s *Server) *checker {
+	// Generation 1 is the workspace as read at start: a request before any
+	// change still gets a check.
+	return &checker{s: s, pc: newParseCache(), ws: newWorkspace(), gen: 1, ready: make(chan struct{}), published: map[string]bool{}, texts: map[string]*text{}}
+}
+
+func (c *checker) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// update changes the workspace and schedules a debounced re-check.
+func (c *checker) update(f func(ws *workspace)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(c.ws)
+	c.gen++
+	if c.stopped {
+		return
+	}
+	d := c.s.opt.Debounce
+	if d < 0 {
+		d = 0
+	}
+	if c.timer == nil {
+		c.timer = time.AfterFunc(d, c.run)
+	} else {
+		c.timer.Reset(d)
+	}
+}
+
+// read runs f on the workspace under the lock.
+func (c *checker) read(f func(ws *workspace)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(c.ws)
+}
+
+func (c *checker) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopped = true
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	if c.cancel != nil {
+		c.cancel()
+	}
+	close(c.ready) // wake the requests waiting for a check that will not come
+	c.ready = make(chan struct{})
+}
+
+// run checks the current generation unless it is checked or being checked.
+func (c *checker) run() {
+	c.dropGone()
+	c.mu.Lock()
+	gen := c.gen
+	if c.stopped || c.running >= gen || (c.snap != nil && c.snap.gen >= gen) {
+		c.mu.Unlock()
+		return
+	}
+	if c.cancel != nil {
+		c.cancel() // a stale check: its result would be thrown away
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.cancel, c.running = cancel, gen
+	files := c.ws.sources()
+	sn := &snapshot{gen: gen, texts: map[string]*text{}, uris: map[string]protocol.URI{}, versions: map[string]int32{}, enc: c.s.encoding()}
+	for _, f := range files {
+		sn.uris[f.Name] = c.ws.uriOf(f.Name)
+		if d := c.ws.open[f.Name]; d != nil {
+			sn.texts[f.Name] = d.text
+			sn.versions[f.Name] = d.version
+		}
+	}
+	c.mu.Unlock()
+
+	res := analyze(ctx, c.pc, files)
+	if res.err != nil {
+		return
+	}
+	c.mu.Lock()
+	for _, f := range files {
+		if sn.texts[f.Name] == nil {
+			t := c.texts[f.Name]
+			if t == nil || t.src != f.Src {
+				t = newText(f.Src)
+				c.texts[f.Name] = t
+			}
+			sn.texts[f.Name] = t
+		}
+	}
+	c.mu.Unlock()
+	sn.res = res
+	sn.byFile = map[string][]diag.Diagnostic{}
+	for _, d := range res.diags {
+		sn.byFile[d.File] = append(sn.byFile[d.File], d)
+	}
+
+	c.mu.Lock()
+	if c.snap != nil && c.snap.gen >= gen {
+		c.mu.Unlock()
+		return
+	}
+	c.snap = sn
+	close(c.ready)
+	c.ready = make(chan struct{})
+	current := c.gen == gen
+	c.mu.Unlock()
+	if current {
+		c.publish(sn)
+	}
+}
+
+// snapshot returns the analysis of the generation the request arrived
+// after (or a newer one), checking at once if that is still pending.
+func (c *checker) snapshot(ctx context.Context) (*snapshot, error) {
+	want, ok := ctx.Value(genKey{}).(uint64)
+	if !ok {
+		want = c.generation()
+	}
+	for {
+		c.mu.Lock()
+		if c.snap != nil && c.snap.gen >= want {
+			sn := c.snap
+			c.mu.Unlock()
+			return sn, nil
+		}
+		if c.stopped {
+			c.mu.Unlock()
+			return nil, protocol.Errorf(protocol.CodeRequestFailed, "wfc lsp: the server is shutting down")
+		}
+		ready := c.ready
+		if c.running < want {
+			go c.run() // a request should not wait out the debounce
+		}
+		c.mu.Unlock()
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// publish sends the diagnostics of every open file, and of closed files
+// that have some (or had some last time, to clear them).
+func (c *checker) publish(sn *snapshot) {
+	c.pubMu.Lock()
+	defer c.pubMu.Unlock()
+	c.mu.Lock()
+	var names []string
+	for name := range sn.texts {
+		_, open := sn.versions[name]
+		has := len(sn.byFile[name]) > 0
+		if open || has || c.published[name] {
+			names = append(names, name)
+		}
+		if !open {
+			c.published[name] = has
+		}
+	}
+	// A file gone from the workspace (deleted on disk) loses its diagnostics.
+	for name, had := range c.published {
+		if _, ok := sn.texts[name]; !ok {
+			if had {
+				names = append(names, name)
+			}
+			delete(c.published, name)
+		}
+	}
+	for name := range c.texts {
+		if _, ok := sn.texts[name]; !ok {
+			delete(c.texts, name)
+		}
+	}
+	c.mu.Unlock()
+	sort.Strings(names)
+	for _, name := range names {
+		p := &protocol.PublishDiagnosticsParams{URI: sn.uriOf(name), Diagnostics: c.s.toDiagnostics(sn, sn.byFile[name])}
+		if v, ok := sn.versions[name]; ok {
+			p.Version = protocol.NewOptional(v)
+		}
+		if err := c.s.client.PublishDiagnostics(context.Background(), p); err != nil {
+			c.s.logf("publishDiagnostics %s: %v", name, err)
+			return
+		}
+	}
+}

@@ -1,0 +1,283 @@
+package lsp
+
+import (
+	"context"
+	"strings"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/check/vocab"
+	"github.com/wfc-lang/wfc/lsp/protocol"
+	"github.com/wfc-lang/wfc/lexer"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// What the language offers in each place: the words that start a piece
+// there, from the parser's grammar table (parser.StartWords), and the
+// settings, from the vocabulary; completion adds only the two-word forms and
+// the statements that start with a name (`terminal error`, `default`,
+// `Workflow.Once`).
+var (
+	topKeywords   = parser.StartWords(parser.PlaceTop)
+	workflowItems = append(append(vocab.Names(vocab.WorkflowSettings), parser.StartWords(parser.PlaceWorkflow)...), "terminal error")
+	stateItems    = parser.StartWords(parser.PlaceState)
+	statements    = append(parser.StartWords(parser.PlaceStatements), "default", "Workflow.Once")
+	// The language's vocabulary (package vocab), shared with the checker.
+	milestoneKinds   = vocab.MilestoneKinds()
+	milestoneSetting = vocab.Names(vocab.MilestoneSettings)
+	factories        = vocab.FactoryNames()
+	policyMembers    = vocab.MemberNames()
+	timeSpanMethods  = vocab.TimeSpanMembers()
+)
+
+// Completion offers what can stand at the cursor: keywords and settings of
+// the enclosing block, states after `goto`, events after `subscribe`,
+// slots after `on`, `Backoff.` factories and members, `TimeSpan.` methods,
+// outcomes per milestone and enum members as case labels.
+func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+	sn, err := s.ck.snapshot(ctx)
+	if err != nil || sn.res.prog == nil {
+		return nil, err
+	}
+	name := nameOf(p.TextDocument.URI)
+	t := sn.texts[name]
+	if t == nil {
+		return nil, nil
+	}
+	off, err := t.offset(p.Position, sn.enc)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "wfc lsp: %v", err)
+	}
+	var file *ast.File
+	for _, f := range sn.res.prog.Files {
+		if f.Name == name {
+			file = f
+		}
+	}
+	if inStringOrComment(name, t.src, off) {
+		return nil, nil // as gopls: nothing to complete in prose
+	}
+	words, kind := completions(sn.index(), file, t.src, off)
+	items := make(protocol.CompletionItemSlice, 0, len(words))
+	for _, w := range words {
+		items = append(items, protocol.CompletionItem{Label: w, Kind: kind})
+	}
+	return items, nil
+}
+
+// completions decides from the text before the cursor and the enclosing
+// nodes what may come next.
+func completions(ix *index, f *ast.File, src string, off int) ([]string, protocol.CompletionItemKind) {
+	before := src[:off]
+	word := len(before)
+	for word > 0 && isIdentByte(before[word-1]) {
+		word--
+	}
+	lead := strings.TrimRight(before[:word], " \t")
+	switch {
+	case strings.HasSuffix(before[:word], "Backoff."):
+		return factories, protocol.CompletionItemKindMethod
+	case strings.HasSuffix(before[:word], "TimeSpan."):
+		return timeSpanMethods, protocol.CompletionItemKindMethod
+	case strings.HasSuffix(before[:word], ")."):
+		return policyMembers, protocol.CompletionItemKindMethod
+	}
+	prev := lastWord(lead)
+	w, st, sub, ms, h := enclosing(f, off)
+	switch {
+	case prev == "goto" && w != nil:
+		return stateNames(w), protocol.CompletionItemKindEnumMember
+	case prev == "subscribe" && w != nil:
+		var out []string
+		for _, e := range w.Events {
+			out = append(out, e.Name.Name)
+		}
+		return out, protocol.CompletionItemKindEvent
+	case prev == "on" && st != nil:
+		var out []string
+		for _, sb := range st.Subscribes {
+			out = append(out, sb.Slot().Name)
+		}
+		return out, protocol.CompletionItemKindEvent
+	case h != nil:
+		return append(caseLabels(ix, w, st, h), statements...), protocol.CompletionItemKindKeyword
+	case ms != nil && ms.Kind != nil:
+		var outcomes []string
+		if k, ok := vocab.MilestoneOf(ms.Kind.Name); ok {
+			outcomes = k.Outcomes()
+		}
+		return append(append([]string{}, milestoneSetting...), outcomes...), protocol.CompletionItemKindProperty
+	case sub != nil:
+		return milestoneKinds, protocol.CompletionItemKindProperty
+	case st != nil && st.Kind == ast.TerminalError:
+		return vocab.Names(vocab.TerminalErrorSettings), protocol.CompletionItemKindProperty
+	case st != nil && st.Kind == ast.Terminal:
+		return nil, protocol.CompletionItemKindKeyword
+	case st != nil:
+		return stateItems, protocol.CompletionItemKindKeyword
+	case w != nil:
+		return workflowItems, protocol.CompletionItemKindKeyword
+	}
+	if insideAny(f, off) {
+		return nil, protocol.CompletionItemKindKeyword
+	}
+	return topKeywords, protocol.CompletionItemKindKeyword
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+func lastWord(s string) string {
+	i := len(s)
+	for i > 0 && isIdentByte(s[i-1]) {
+		i--
+	}
+	return s[i:]
+}
+
+// inside reports whether off lies strictly within r (after its first byte).
+func inside(r struct{ lo, hi int32 }, off int) bool { return int(r.lo) < off && off < int(r.hi) }
+
+// enclosing finds the workflow, state, subscription, milestone and handler
+// body around off (the innermost ones; nil where there is none).
+func enclosing(f *ast.File, off int) (w *ast.Workflow, st *ast.State, sub *ast.Subscribe, ms *ast.Milestone, h *ast.Handler) {
+	in := func(lo, hi int32) bool { return int(lo) < off && off < int(hi) }
+	if f == nil {
+		return
+	}
+	for _, d := range f.Decls {
+		if wf, ok := d.(*ast.Workflow); ok && in(wf.Range.Start.Offset, wf.Range.End.Offset) {
+			w = wf
+		}
+	}
+	if w == nil {
+		return
+	}
+	for _, s := range w.States {
+		if in(s.Range.Start.Offset, s.Range.End.Offset) {
+			st = s
+		}
+	}
+	if st == nil {
+		return
+	}
+	for _, sb := range st.Subscribes {
+		if in(sb.Range.Start.Offset, sb.Range.End.Offset) {
+			sub = sb
+			for _, m := range sb.Milestones {
+				if in(m.Range.Start.Offset, m.Range.End.Offset) {
+					ms = m
+					for _, o := range m.Outcomes {
+						if o.Body != nil && in(o.Body.Range.Start.Offset, o.Body.Range.End.Offset) {
+							return w, st, sub, ms, &ast.Handler{Body: o.Body}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, hd := range st.Handlers {
+		if hd.Body != nil && in(hd.Body.Range.Start.Offset, hd.Body.Range.End.Offset) {
+			h = hd
+		}
+	}
+	return
+}
+
+func insideAny(f *ast.File, off int) bool {
+	if f == nil {
+		return false
+	}
+	for _, d := range f.Decls {
+		var r struct{ lo, hi int32 }
+		switch d := d.(type) {
+		case *ast.Enum:
+			r.lo, r.hi = d.Range.Start.Offset, d.Range.End.Offset
+		case *ast.Entity:
+			r.lo, r.hi = d.Range.Start.Offset, d.Range.End.Offset
+		case *ast.Workflow:
+			r.lo, r.hi = d.Range.Start.Offset, d.Range.End.Offset
+		}
+		if inside(r, off) {
+			return true
+		}
+	}
+	return false
+}
+
+func stateNames(w *ast.Workflow) []string {
+	var out []string
+	for _, s := range w.States {
+		out = append(out, s.Name.Name)
+	}
+	return out
+}
+
+// caseLabels are the members of the handler's enum parameter (through its
+// subscription's event when the handler lists no parameters).
+func caseLabels(ix *index, w *ast.Workflow, st *ast.State, h *ast.Handler) []string {
+	if h.Name == nil || w == nil {
+		return nil
+	}
+	ps := h.Params
+	if ps == nil {
+		ev := h.Name.Name
+		for _, sb := range st.Subscribes {
+			if sb.Slot().Name == h.Name.Name {
+				ev = sb.Event.Name
+			}
+		}
+		for _, e := range w.Events {
+			if e.Name.Name == ev {
+				ps = e.Params
+			}
+		}
+	}
+	if ps == nil {
+		return nil
+	}
+	e := enumParam(ix, ps)
+	if e == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range e.Members {
+		out = append(out, m.Ident.Name)
+	}
+	return out
+}
+
+// enumParam is the model's enum of the first enum-typed parameter of ps.
+func enumParam(ix *index, ps *ast.Params) *check.Enum {
+	if ps == nil || ix.prog == nil {
+		return nil
+	}
+	for _, p := range ps.List {
+		if p.Type == nil || p.Type.Name == nil {
+			continue
+		}
+		if e, ok := ix.prog.Info.Uses[p.Type.Name].(*check.Enum); ok {
+			return e
+		}
+	}
+	return nil
+}
+
+// inStringOrComment reports whether off lies inside a string literal or a
+// comment of src (after its opening quote or `//`, up to its end; a line
+// comment runs to the end of its line, where the cursor still is in it).
+func inStringOrComment(name, src string, off int) bool {
+	res := lexer.Lex(name, src)
+	for _, c := range res.Comments {
+		if int(c.Off) < off && off <= int(c.End) {
+			return true
+		}
+	}
+	for _, t := range res.Tokens {
+		if t.Kind == lexer.String && int(t.Off) < off && (off < int(t.End) || src[t.End-1] != '"' || t.End-t.Off == 1) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,306 @@
+package wftest
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/interp"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// Coverage counts what a program's test runs exercised, per workflow
+// (docs/language.md, "Tests"): states entered, transitions (gotos) taken,
+// cases and defaults taken, milestone outcomes (met in window k, met during
+// a wait between windows, exhausted) and step outcomes (done, gave up). The
+// items come from the model, so an item no run reached is listed at its
+// position. The statements that ran come from the interpreter's OnStmt;
+// states, milestones and steps from the transcripts.
+type Coverage struct {
+	Workflows []*WorkflowCoverage
+	byWf      map[*check.Workflow]*WorkflowCoverage
+	stmts     map[check.Stmt]*Item
+}
+
+// WorkflowCoverage is one workflow's items, in source order.
+type WorkflowCoverage struct {
+	Workflow string
+	File     string
+	Items    []*Item
+	states   map[string]*Item
+	ms       map[msKey]*msItems
+	steps    map[string]*[2]*Item // done, gave up
+}
+
+type msKey struct {
+	state, slot string
+	kind        check.MilestoneKind
+}
+
+type msItems struct {
+	windows   []*Item // met in window k (k = index+1); the last may stand for "k or later"
+	wait      *Item   // nil when no wait between windows is longer than zero
+	exhausted *Item
+}
+
+// ItemKind is what a coverage item counts.
+type ItemKind uint8
+
+// The kinds of coverage items.
+const (
+	CovState      ItemKind = iota + 1 // a state entered
+	CovTransition                     // a goto taken
+	CovCase                           // a case (or default) whose body ran
+	CovMetWindow                      // a milestone met in window N
+	CovMetWait                        // a milestone met during a wait between windows
+	CovExhausted                      // a milestone's windows all passed
+	CovStepDone                       // a durable step succeeded
+	CovStepGaveUp                     // a durable step gave up
+)
+
+var itemKindNames = [...]string{CovState: "state", CovTransition: "transition", CovCase: "case",
+	CovMetWindow: "met-in-window", CovMetWait: "met-in-wait", CovExhausted: "exhausted",
+	CovStepDone: "step-done", CovStepGaveUp: "step-gave-up"}
+
+func (k ItemKind) String() string {
+	if int(k) < len(itemKindNames) && k != 0 {
+		return itemKindNames[k]
+	}
+	return fmt.Sprintf("ItemKind(%d)", int(k))
+}
+
+// MarshalText writes the kind's name.
+func (k ItemKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Item is one thing a run can exercise.
+type Item struct {
+	Kind ItemKind `json:"kind"`
+	// What says it in words: `state Running`, `goto Escalated in Running`.
+	What    string     `json:"what"`
+	File    string     `json:"file"`
+	Range   diag.Range `json:"-"`
+	Line    int        `json:"line"`
+	Column  int        `json:"column"`
+	Covered bool       `json:"covered"`
+}
+
+// maxWindowItems is how many windows of a milestone are counted one by
+// one; a milestone with more has one item for the rest.
+const maxWindowItems = 8
+
+// NewCoverage lists the items of every workflow of the checked program.
+// scheds are its lowered schedules (nil lowers them).
+func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
+	if scheds == nil {
+		scheds = codegen.Lower(res, codegen.Options{})
+	}
+	byConsumer := map[*check.Consumer]*codegen.Schedule{}
+	for _, s := range scheds {
+		byConsumer[s.Consumer] = s
+	}
+	c := &Coverage{byWf: map[*check.Workflow]*WorkflowCoverage{}, stmts: map[check.Stmt]*Item{}}
+	for _, w := range res.Program.Workflows {
+		wc := &WorkflowCoverage{Workflow: w.Decl.Name.Name, File: w.Decl.File.Name,
+			states: map[string]*Item{}, ms: map[msKey]*msItems{}, steps: map[string]*[2]*Item{}}
+		c.Workflows = append(c.Workflows, wc)
+		c.byWf[w] = wc
+		add := func(k ItemKind, r diag.Range, what string) *Item {
+			it := &Item{Kind: k, What: what, File: wc.File, Range: r, Line: int(r.Start.Line), Column: int(r.Start.Column)}
+			wc.Items = append(wc.Items, it)
+			return it
+		}
+		for _, s := range w.States {
+			sn := s.Decl.Name.Name
+			if wc.states[sn] == nil {
+				wc.states[sn] = add(CovState, s.Decl.Name.Range, "state "+sn)
+			}
+			for _, sub := range s.Subscriptions {
+				for _, m := range sub.Milestones {
+					if m.Consumer == nil || m.Decl.Kind == nil {
+						continue
+					}
+					name := sub.Slot() + "." + m.Decl.Kind.Name
+					mi := &msItems{}
+					n := min(m.Consumer.Attempts, maxWindowItems)
+					for k := int64(1); k <= n; k++ {
+						what := fmt.Sprintf("%s in %s met in window %d", name, sn, k)
+						if k == maxWindowItems && m.Consumer.Attempts > maxWindowItems {
+							what = fmt.Sprintf("%s in %s met in window %d or later", name, sn, k)
+						}
+						mi.windows = append(mi.windows, add(CovMetWindow, m.Decl.Kind.Range, what))
+					}
+					if sc := byConsumer[m.Consumer]; sc != nil && hasWait(sc) {
+						mi.wait = add(CovMetWait, m.Decl.Kind.Range, name+" in "+sn+" met during a wait between windows")
+					}
+					mi.exhausted = add(CovExhausted, m.Decl.Kind.Range, name+" in "+sn+" exhausted")
+					wc.ms[msKey{sn, sub.Slot(), m.Kind}] = mi
+				}
+			}
+			eachStmt(s, func(st check.Stmt) {
+				switch st := st.(type) {
+				case *check.Goto:
+					if st.To != nil {
+						c.stmts[st] = add(CovTransition, st.Decl.Range, "goto "+st.To.Decl.Name.Name+" in "+sn)
+					}
+				case *check.Case:
+					if st.Decl.Label != nil {
+						c.stmts[st] = add(CovCase, st.Decl.Label.Range, "case "+st.Decl.Label.Name+" in "+sn)
+					}
+				case *check.Default:
+					c.stmts[st] = add(CovCase, st.Decl.Range, "default in "+sn)
+				case *check.Step:
+					if st.Consumer != nil && wc.steps[st.Key] == nil {
+						r := st.Decl.Call.Range
+						q := fmt.Sprintf("%q", st.Key)
+						wc.steps[st.Key] = &[2]*Item{add(CovStepDone, r, "step "+q+" done"), add(CovStepGaveUp, r, "step "+q+" gave up")}
+					}
+				}
+			})
+		}
+		sort.SliceStable(wc.Items, func(i, j int) bool { return wc.Items[i].Range.Start.Offset < wc.Items[j].Range.Start.Offset })
+	}
+	return c
+}
+
+// hasWait reports whether some wait between a milestone's windows is
+// longer than zero, so that it can be met during one.
+func hasWait(s *codegen.Schedule) bool {
+	for k := int64(2); k <= min(s.Attempts, 64); k++ {
+		if s.WaitBefore(k) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// eachStmt calls f for every statement of state s, nested ones included.
+func eachStmt(s *check.State, f func(check.Stmt)) {
+	var block func(b *check.Block)
+	block = func(b *check.Block) {
+		if b == nil {
+			return
+		}
+		for _, st := range b.Stmts {
+			f(st)
+			switch st := st.(type) {
+			case *check.Step:
+				block(st.Body)
+			case *check.Case:
+				block(st.Body)
+			case *check.Default:
+				block(st.Body)
+			}
+		}
+	}
+	for _, sub := range s.Subscriptions {
+		for _, m := range sub.Milestones {
+			for _, o := range m.Outcomes {
+				block(o.Body)
+			}
+		}
+	}
+	for _, h := range s.Handlers {
+		block(h.Body)
+	}
+}
+
+// stmt is the interpreter's OnStmt.
+func (c *Coverage) stmt(st check.Stmt) {
+	if it := c.stmts[st]; it != nil {
+		it.Covered = true
+	}
+}
+
+// transcript marks what a run of w wrote.
+func (c *Coverage) transcript(w *check.Workflow, tr *interp.Transcript) {
+	wc := c.byWf[w]
+	if wc == nil {
+		return
+	}
+	for _, e := range tr.Entries {
+		switch e.Kind {
+		case interp.KEnter:
+			if it := wc.states[e.State]; it != nil {
+				it.Covered = true
+			}
+		case interp.KMet:
+			mi := wc.ms[msKey{e.State, e.Name, e.Milestone}]
+			switch {
+			case mi == nil:
+			case e.InWait && mi.wait != nil:
+				mi.wait.Covered = true
+			case !e.InWait && e.N >= 1:
+				mi.windows[min(int(e.N), len(mi.windows))-1].Covered = true
+			}
+		case interp.KExhausted:
+			if mi := wc.ms[msKey{e.State, e.Name, e.Milestone}]; mi != nil {
+				mi.exhausted.Covered = true
+			}
+		case interp.KDone, interp.KGiveUp:
+			if s := wc.steps[e.Name]; s != nil {
+				s[map[bool]int{true: 0, false: 1}[e.Kind == interp.KDone]].Covered = true
+			}
+		}
+	}
+}
+
+// Percent is the share of w's items covered, 100 when it has none.
+func (w *WorkflowCoverage) Percent() float64 {
+	if len(w.Items) == 0 {
+		return 100
+	}
+	return 100 * float64(w.Covered()) / float64(len(w.Items))
+}
+
+// Covered counts w's covered items.
+func (w *WorkflowCoverage) Covered() int {
+	n := 0
+	for _, it := range w.Items {
+		if it.Covered {
+			n++
+		}
+	}
+	return n
+}
+
+// Text renders the coverage: a line per workflow with its percentage, then
+// each item no run covered at its position.
+func (c *Coverage) Text() string {
+	var b strings.Builder
+	for _, w := range c.Workflows {
+		fmt.Fprintf(&b, "coverage: %s: %.1f%% of %d items\n", w.Workflow, w.Percent(), len(w.Items))
+		for _, it := range w.Items {
+			if !it.Covered {
+				fmt.Fprintf(&b, "  %s:%d:%d: not covered: %s\n", it.File, it.Line, it.Column, it.What)
+			}
+		}
+	}
+	return b.String()
+}
+
+// jsonWorkflow is a workflow's coverage in the JSON document
+// (docs/schema/test.schema.json).
+type jsonWorkflow struct {
+	Workflow string  `json:"workflow"`
+	File     string  `json:"file"`
+	Percent  float64 `json:"percent"`
+	Covered  int     `json:"covered"`
+	Total    int     `json:"total"`
+	Items    []*Item `json:"items"`
+}
+
+// MarshalJSON writes the coverage as a list of workflows with every item.
+func (c *Coverage) MarshalJSON() ([]byte, error) {
+	out := make([]jsonWorkflow, 0, len(c.Workflows))
+	for _, w := range c.Workflows {
+		items := w.Items
+		if items == nil {
+			items = []*Item{}
+		}
+		out = append(out, jsonWorkflow{w.Workflow, w.File, w.Percent(), w.Covered(), len(w.Items), items})
+	}
+	return json.Marshal(out)
+}
