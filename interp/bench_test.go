@@ -6,8 +6,8 @@ import (
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
-	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/internal/scaling"
+	"github.com/wfc-lang/wfc/interp"
 )
 
 // benchEvents is the size of the scenario the figure names: the

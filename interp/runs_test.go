@@ -17,9 +17,9 @@ import (
 	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/timespan"
-	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/diag"
 	goldenfile "github.com/wfc-lang/wfc/internal/golden"
+	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/parser"
 )
 

@@ -7,8 +7,8 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/vocab"
-	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/lexer"
+	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/parser"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wfc-lang/wfc/format"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/format"
 	"github.com/wfc-lang/wfc/lsp/protocol"
 )
 

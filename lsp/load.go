@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/internal/safefile"
+	"github.com/wfc-lang/wfc/lsp/protocol"
 )
 
 // Bounds of one load of the workspace folders. A folder may be / or $HOME

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/lexer"
+	"github.com/wfc-lang/wfc/lsp/protocol"
 )
 
 // lookup finds the snapshot and the occurrence under a position.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/internal/scaling"
+	"github.com/wfc-lang/wfc/lsp/protocol"
 )
 
 // naivePosition counts from the start of the line, as the server did

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/internal/safefile"
+	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/parser"
 )
 

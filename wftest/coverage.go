@@ -8,8 +8,8 @@ import (
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
-	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/interp"
 )
 
 // Coverage counts what a program's test runs exercised, per workflow

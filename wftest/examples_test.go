@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/wfc-lang/wfc"
-	"github.com/wfc-lang/wfc/wftest"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/parser"
+	"github.com/wfc-lang/wfc/wftest"
 )
 
 // load checks the .wf files of dir (tests included) as one program.

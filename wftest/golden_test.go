@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/wfc-lang/wfc"
-	"github.com/wfc-lang/wfc/wftest"
 	"github.com/wfc-lang/wfc/diag"
 	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
+	"github.com/wfc-lang/wfc/wftest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

@@ -18,8 +18,8 @@ import (
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/timespan"
 	"github.com/wfc-lang/wfc/codegen"
-	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/interp"
 )
 
 // Options tune Run.

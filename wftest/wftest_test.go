@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/wfc-lang/wfc"
-	"github.com/wfc-lang/wfc/interp"
-	"github.com/wfc-lang/wfc/wftest"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/parser"
+	"github.com/wfc-lang/wfc/wftest"
 )
 
 const seqProgram = `workflow W {

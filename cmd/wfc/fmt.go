@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wfc-lang/wfc/format"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/format"
 )
 
 // fmtStdinName names standard input in fmt's messages.

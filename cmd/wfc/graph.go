@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wfc-lang/wfc/graph"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/graph"
 )
 
 func newGraphCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {

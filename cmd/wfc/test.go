@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/wftest"
-	"github.com/wfc-lang/wfc/diag"
 )
 
 type testFlags struct {

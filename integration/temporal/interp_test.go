@@ -17,8 +17,8 @@ import (
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
-	"github.com/wfc-lang/wfc/interp"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
+	"github.com/wfc-lang/wfc/interp"
 )
 
 // errAttempt is the failure a scenario makes an attempt fail with.

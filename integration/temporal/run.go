@@ -19,9 +19,9 @@ import (
 	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
-	"github.com/wfc-lang/wfc/interp"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/parser"
 )
 
