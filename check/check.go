@@ -179,6 +179,7 @@ func (c *checker) forget(d *ast.Workflow) {
 	for _, s := range d.States {
 		delete(c.stFacts, s)
 	}
+	c.refs.dropAll() // only d's: workflows are forgotten one by one
 }
 
 // sortBySource orders one workflow's consumers by their position in its
@@ -206,7 +207,14 @@ type checker struct {
 	// consumerAt is the consumer of each milestone and step node, for
 	// the model.
 	consumerAt map[ast.Node]*Consumer
-	opt        Options
+	// model is the model being built: its enums and entities exist before
+	// the workflows are resolved, so the resolver records the members a
+	// workflow's cases name as the model's (refs.go).
+	model *builder
+	// refs are what the references of the workflows not yet forgotten
+	// resolved to (refs.go).
+	refs refTable
+	opt  Options
 	// words are the vocabulary words met so far (builtin.go), when
 	// opt.Info asks for them.
 	words []WordUse
