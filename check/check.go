@@ -15,6 +15,9 @@
 // Between the two passes the checker builds the model (model.go, build.go):
 // the resolved program, which Check returns with the diagnostics and which
 // every tool after the checker reads instead of resolving the tree again.
+// The resolver records what each reference resolved to as it resolves
+// (refs.go), and the builder makes the model's pointers from that record,
+// looking no name up again.
 //
 // # Reading the model
 //
@@ -27,8 +30,9 @@
 // its Event, its Slot (the alias, else the event's name), its Milestones
 // (Kind, Outcomes, and the Consumer: Window, Attempts, Budget, Policy) and
 // the Handler that answers it. A Handler has the Subscription it handles,
-// the Enum its cases match, and a Body. Program.Info maps every name of the
-// tree to its object (Defs and Uses, as go/types' Info).
+// its Params, the Enum its cases match with the EnumParam of that type,
+// and a Body. Program.Info maps every name of the tree to its object (Defs
+// and Uses, as go/types' Info).
 //
 // To run a workflow: start in Workflow.Initial; in a state, wait for the
 // events of its Subscriptions, with a timer per milestone (Consumer.Window,
@@ -40,10 +44,11 @@
 // external effect with its Args, a Step runs its Body as one durable unit
 // retried by its Consumer's policy, a Case runs its Body when the handler's
 // enum argument is its Member and a Default when no Case of the block
-// matched, and a Goto moves the run to Goto.To and ends the handler. A run
-// ends in a terminal State (with its Message when it is a terminal error).
-// Only a program without errors is meant to be run: in one with errors an
-// unresolved reference is nil.
+// matched, and a Goto moves the run to Goto.To and ends the handler; a
+// Call's Arg that names a handler parameter (Arg.Param) passes the event's
+// argument at that Param's Index. A run ends in a terminal State (with its
+// Message when it is a terminal error). Only a program without errors is
+// meant to be run: in one with errors an unresolved reference is nil.
 //
 // Check keeps no state between calls and is safe for concurrent use. The
 // model is not modified after Check returns, so it may be read
