@@ -31,11 +31,21 @@ type File struct {
 	Overwhelmed bool
 }
 
-// Decl is a top-level declaration: *Enum, *Entity or *Workflow.
+// Decl is a top-level declaration: *Enum, *Entity, *Workflow or *Test.
+// What every declaration has is asked of it here, so no tool switches on
+// the kind of declaration to find it.
 type Decl interface {
 	Node
 	declNode()
+	// DeclName is the name it declares (nil for a test).
 	DeclName() *Ident
+	// DeclFile is the file it is written in.
+	DeclFile() *File
+	// DeclRange is its range, from its first token to its last.
+	DeclRange() diag.Range
+	// InFile is a copy of its top node that points at f; the nodes below
+	// are shared (trees are never changed once built).
+	InFile(f *File) Decl
 }
 
 // Ident is a name with its range.
@@ -260,6 +270,21 @@ func (*Workflow) declNode() {}
 func (d *Enum) DeclName() *Ident     { return d.Name }
 func (d *Entity) DeclName() *Ident   { return d.Name }
 func (d *Workflow) DeclName() *Ident { return d.Name }
+
+func (d *Enum) DeclFile() *File     { return d.File }
+func (d *Entity) DeclFile() *File   { return d.File }
+func (d *Workflow) DeclFile() *File { return d.File }
+func (d *Test) DeclFile() *File     { return d.File }
+
+func (d *Enum) DeclRange() diag.Range     { return d.Range }
+func (d *Entity) DeclRange() diag.Range   { return d.Range }
+func (d *Workflow) DeclRange() diag.Range { return d.Range }
+func (d *Test) DeclRange() diag.Range     { return d.Range }
+
+func (d *Enum) InFile(f *File) Decl     { c := *d; c.File = f; return &c }
+func (d *Entity) InFile(f *File) Decl   { c := *d; c.File = f; return &c }
+func (d *Workflow) InFile(f *File) Decl { c := *d; c.File = f; return &c }
+func (d *Test) InFile(f *File) Decl     { c := *d; c.File = f; return &c }
 
 // Test is `test "name" { items }`, a scenario and its expectations
 // (docs/language.md, "Tests"). `test` is a contextual keyword: only a name

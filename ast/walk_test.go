@@ -99,3 +99,28 @@ func TestInspectSkipsAbsentChildren(t *testing.T) {
 		t.Errorf("got  %v\nwant %s", got, want)
 	}
 }
+
+// TestDecl: every kind of declaration answers its file and range, and
+// InFile copies its top node into another file without touching the
+// original.
+func TestDecl(t *testing.T) {
+	src := "enum E { A }\nentity N { string S; }\nworkflow W { Initial = A; state A { } }\ntest \"t\" { Workflow = W; }\n"
+	prog, ds := parser.Parse([]parser.Source{{Name: "d.wf", Src: src}}, parser.Options{})
+	if len(ds) != 0 {
+		t.Fatal(ds)
+	}
+	f := prog.Files[0]
+	if len(f.Decls) != 4 {
+		t.Fatalf("%d declarations", len(f.Decls))
+	}
+	other := &ast.File{Name: "other.wf"}
+	for _, d := range f.Decls {
+		if d.DeclFile() != f || d.DeclRange() != (diag.Range{Start: d.Pos(), End: d.End()}) {
+			t.Errorf("%T: file %v, range %v", d, d.DeclFile(), d.DeclRange())
+		}
+		c := d.InFile(other)
+		if c.DeclFile() != other || d.DeclFile() != f || c.DeclRange() != d.DeclRange() || reflect.TypeOf(c) != reflect.TypeOf(d) {
+			t.Errorf("%T: InFile gave %T in %v, original in %v", d, c, c.DeclFile(), d.DeclFile())
+		}
+	}
+}
