@@ -107,14 +107,14 @@ func TestGrammarTable(t *testing.T) {
 			t.Errorf("context %d: the table's words %v, the grammar's %v", c.ctx, got, want)
 		}
 	}
-	// Every row is complete, and every reserved word the table names is
-	// one the lexer reserves (a contextual word is a name).
+	// Every row is complete, and a row's word is reserved (in keywords)
+	// unless it is contextual, a name everywhere else.
 	for ctx, c := range grammar {
 		for _, it := range c.items {
-			toks := lexer.Lex("t.wf", it.word).Tokens
+			toks := Lex("t.wf", it.word).Tokens
 			reserved := toks[0].Kind == lexer.Keyword
 			if reserved == it.contextual || it.fits == nil || it.prod == prodNone || it.shape == "" {
-				t.Errorf("context %d: row %q is incomplete or its word's kind disagrees with the lexer", ctx, it.word)
+				t.Errorf("context %d: row %q is incomplete or its word's kind disagrees with keywords", ctx, it.word)
 			}
 		}
 		if c.what != "" && c.piece == prodNone {
@@ -124,6 +124,81 @@ func TestGrammarTable(t *testing.T) {
 	for p := prodDecl; p < prodCount; p++ {
 		if p.want() == "something else" {
 			t.Errorf("production %d has no expectation", p)
+		}
+	}
+}
+
+// TestReservedWords: the reserved words are exactly the words the
+// participle structs spell (every quoted word of their tags) and the words
+// the hand-read leaves match (`true`, `false`), less the contextual words
+// of the table; so a word is reserved by writing it in the grammar, and by
+// nothing else.
+func TestReservedWords(t *testing.T) {
+	spelt := map[string]bool{"true": true, "false": true} // expr.go reads the literals by hand
+	seen := map[reflect.Type]bool{}
+	roots := []any{gEnum{}, gEntity{}, gStmt{}, gRule{}, gMilestone{}, gMItem{}, gTestItem{}, gEntityMember{}}
+	roots = append(roots, alternatives(memberAlts)...)
+	roots = append(roots, alternatives(stateItemAlts)...)
+	for _, r := range roots {
+		tagWords(reflect.TypeOf(r), seen, spelt)
+	}
+	for ctx := range grammar {
+		for _, it := range grammar[ctx].items {
+			if it.contextual {
+				delete(spelt, it.word)
+			} else {
+				spelt[it.word] = true // parsed by hand (state, workflow)
+			}
+		}
+	}
+	var want []string
+	for w := range spelt {
+		want = append(want, w)
+	}
+	slices.Sort(want)
+	if got := ReservedWords(); !slices.Equal(got, want) {
+		t.Errorf("keywords %v, the grammar spells %v", got, want)
+	}
+	for w, k := range keywords {
+		if k.owner != "" && strings.Count(k.owner, "%s") != 1 {
+			t.Errorf("keyword %q: owner %q must hold one %%s", w, k.owner)
+		}
+		if k.name && k.next == "" {
+			t.Errorf("keyword %q: a name follows, but next does not say which", w)
+		}
+	}
+}
+
+// tagWords adds to words every quoted word of the parser tags of t and of
+// the grammar structs its fields hold.
+func tagWords(t reflect.Type, seen map[reflect.Type]bool, words map[string]bool) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return
+	}
+	seen[t] = true
+	for f := range t.Fields() {
+		for _, m := range quotedWord.FindAllStringSubmatch(f.Tag.Get("parser"), -1) {
+			words[m[1]] = true
+		}
+		tagWords(f.Type, seen, words)
+	}
+}
+
+// TestReserved: exactly the reserved words lex as keywords; a word that
+// differs by case, by a letter more or less, is a name.
+func TestReserved(t *testing.T) {
+	for _, w := range ReservedWords() {
+		for _, c := range []struct {
+			word string
+			want lexer.Kind
+		}{{w, lexer.Keyword}, {strings.ToUpper(w[:1]) + w[1:], lexer.Ident}, {w + "s", lexer.Ident}, {w[:len(w)-1], lexer.Ident}, {"_" + w, lexer.Ident}} {
+			toks := Lex("k.wf", c.word).Tokens
+			if len(toks) != 2 || toks[0].Kind != c.want {
+				t.Errorf("%q lexes as %v, want one %v", c.word, toks, c.want)
+			}
 		}
 	}
 }
