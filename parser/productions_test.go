@@ -212,10 +212,26 @@ func TestContainerLists(t *testing.T) {
 	}{
 		{prodDecl, "a declaration (`enum`, `entity`, `workflow` or `test \"name\" { … }`)"},
 		{prodMember, "a workflow member (`Name = value;`, `event`, `state` or `terminal`)"},
-		{prodStateItem, "a state item (`Name = value;`, `subscribe …` or `on …`)"},
 	} {
 		if got := tc.p.want(); got != tc.want {
 			t.Errorf("%d: got %q, want %q", tc.p, got, tc.want)
+		}
+	}
+	// Every container's list names its named piece and each of its rows,
+	// in the table's order.
+	for ctx := range grammar {
+		c := &grammar[ctx]
+		if c.what == "" || c.piece == prodNone || productions[c.piece].want != "" {
+			continue
+		}
+		got, at := c.piece.want(), 0
+		for _, shape := range append([]string{c.namedShape}, shapesOf(c.items)...) {
+			k := strings.Index(got[at:], shape)
+			if shape != "" && k < 0 {
+				t.Errorf("context %d: %q does not list %s after byte %d", ctx, got, shape, at)
+				break
+			}
+			at += max(k, 0) + len(shape)
 		}
 	}
 	// A row added to the table (as a new state item would be) shows in the
@@ -228,6 +244,14 @@ func TestContainerLists(t *testing.T) {
 	if !c.starts("timeout") || c.innerOf("timeout") != ctxStmts {
 		t.Error("a timeout row is not a split point or does not open statements")
 	}
+}
+
+func shapesOf(items []item) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.shape)
+	}
+	return out
 }
 
 // TestParticipleFailure pins the one place participle's error text is read
@@ -248,15 +272,19 @@ func TestParticipleFailure(t *testing.T) {
 // TestStartWords: what completion offers at each place is the grammar
 // table's words there.
 func TestStartWords(t *testing.T) {
-	for p, want := range map[Place][]string{
-		PlaceTop:        {"enum", "entity", "workflow", "test"},
-		PlaceWorkflow:   {"event", "state", "terminal"},
-		PlaceState:      {"subscribe", "on"},
-		PlaceStatements: {"goto"},
-		Place(99):       nil,
-	} {
-		if got := StartWords(p); !slices.Equal(got, want) {
-			t.Errorf("StartWords(%d) = %q, want %q", p, got, want)
+	if got, want := StartWords(PlaceTop), []string{"enum", "entity", "workflow", "test"}; !slices.Equal(got, want) {
+		t.Errorf("StartWords(PlaceTop) = %q, want %q", got, want)
+	}
+	for p, ctx := range map[Place]context{PlaceWorkflow: ctxWorkflow, PlaceState: ctxState, PlaceStatements: ctxStmts} {
+		var want []string
+		for _, it := range grammar[ctx].items {
+			want = append(want, it.word)
 		}
+		if got := StartWords(p); len(got) == 0 || !slices.Equal(got, want) {
+			t.Errorf("StartWords(%d) = %q, want the rows of its context, %q", p, got, want)
+		}
+	}
+	if got := StartWords(Place(99)); got != nil {
+		t.Errorf("StartWords(99) = %q", got)
 	}
 }
