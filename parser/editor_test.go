@@ -72,3 +72,24 @@ func TestEditorKeywords(t *testing.T) {
 		t.Errorf("%s highlights %v as keywords; the reserved words are %v", editorGrammar, got, want)
 	}
 }
+
+// TestDocsReservedWords: the list of reserved words in the language
+// reference (docs/language.md, "Lexical structure") is the table's.
+func TestDocsReservedWords(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "language.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "**Reserved words**: `"
+	doc := string(b)
+	i := strings.Index(doc, marker)
+	if i < 0 {
+		t.Fatalf("docs/language.md has no %q", marker)
+	}
+	rest := doc[i+len(marker):]
+	got := strings.Fields(rest[:strings.Index(rest, "`")])
+	slices.Sort(got)
+	if want := ReservedWords(); !slices.Equal(got, want) {
+		t.Errorf("docs/language.md lists %v as reserved; the table, %v", got, want)
+	}
+}

@@ -234,15 +234,18 @@ func TestContainerLists(t *testing.T) {
 			at += max(k, 0) + len(shape)
 		}
 	}
-	// A row added to the table (as a new state item would be) shows in the
-	// list, splits the body and opens its context without another edit.
-	c := grammar[ctxState]
-	c.items = append(slices.Clip(c.items), item{word: "timeout", prod: prodStateItem, shape: "`timeout { … }`", fits: shapeBrace, inner: ctxStmts})
-	if got, want := c.list(), "a state item (`Name = value;`, `subscribe …`, `on …` or `timeout { … }`)"; got != want {
-		t.Errorf("with a timeout row: got %q, want %q", got, want)
+	// A row added to a container (as a new state item would be) shows
+	// last in its list, splits the body and opens its context without
+	// another edit.
+	c := container{what: "a thing", namedShape: "`Name = value;`", innerOther: ctxOther, items: []item{
+		{word: "one", prod: prodStateItem, shape: "`one …`", fits: shapeBrace, inner: ctxOther},
+		{word: "two", prod: prodStateItem, shape: "`two { … }`", fits: shapeBrace, inner: ctxStmts},
+	}}
+	if got, want := c.list(), "a thing (`Name = value;`, `one …` or `two { … }`)"; got != want {
+		t.Errorf("with two rows: got %q, want %q", got, want)
 	}
-	if !c.starts("timeout") || c.innerOf("timeout") != ctxStmts {
-		t.Error("a timeout row is not a split point or does not open statements")
+	if !c.starts("two") || c.innerOf("two") != ctxStmts || c.innerOf("three") != ctxOther {
+		t.Error("a row is not a split point or does not open its context")
 	}
 }
 
