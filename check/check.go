@@ -321,7 +321,7 @@ func (c *checker) collect() {
 				if f.Overwhelmed {
 					continue
 				}
-				pf := declFile(prev)
+				pf := prev.DeclFile()
 				dg := c.reportIn(f.Name, n.Range, diag.WF101, fmt.Sprintf("`%s` is already declared as %s; rename one of them", n.Name, kindOf(prev)))
 				dg.Related = append(dg.Related, diag.Related{File: pf.Name, Range: prev.DeclName().Range, Message: "first declared here"})
 				continue
@@ -336,18 +336,6 @@ func (c *checker) collect() {
 			c.decls[n.Name] = d
 		}
 	}
-}
-
-func declFile(d ast.Decl) *ast.File {
-	switch d := d.(type) {
-	case *ast.Enum:
-		return d.File
-	case *ast.Entity:
-		return d.File
-	case *ast.Workflow:
-		return d.File
-	}
-	return nil
 }
 
 func kindOf(d ast.Decl) string {

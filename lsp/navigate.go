@@ -6,6 +6,7 @@ import (
 
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/lsp/protocol"
+	"github.com/wfc-lang/wfc/parser"
 )
 
 // lookup finds the snapshot and the occurrence under a position.
@@ -118,7 +119,7 @@ func validName(k symKind, name string) error {
 		}
 		return nil
 	}
-	res := lexer.Lex("rename", name)
+	res := parser.Lex("rename", name)
 	var toks []lexer.Token
 	for _, t := range res.Tokens {
 		if t.Kind != lexer.EOF {
