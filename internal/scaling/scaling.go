@@ -103,34 +103,28 @@ func run(f func(n int), k int, counters []Counter) []int64 {
 // (plus a little slack for the allocations of other goroutines), or when a
 // counter counts nothing at n (the code under test does not keep it, so
 // it proves nothing). Choose n so that f(n) does enough work that a
-// constant start-up cost does not hide the growth: thousands of items.
+// constant start-up cost does not hide the growth (thousands of items),
+// and no more: a quadratic f(4n) must still end quickly, so that the test
+// fails rather than times out.
 //
 // f runs once at n first, so that one-time set-up (tables built on first
-// use) is not charged to either size, then twice at each size, keeping the
-// least of each count: another goroutine can only add to a count.
+// use) is not charged to either size. A count that grew too much is taken
+// again, keeping the least of each: another goroutine can only add to a
+// count.
 //
 // Under EnvTiming, Linear also fails when f(4n) takes more than
 // MaxTimeRatio times the CPU time of f(n), measured up to tries times.
 func Linear(t testing.TB, name string, f func(n int), n int, counters ...Counter) {
 	t.Helper()
 	f(n)
-	var small, big []int64
-	for i := 0; i < 2; i++ {
-		s, b := run(f, n, counters), run(f, 4*n, counters)
-		if i == 0 {
-			small, big = s, b
-			continue
+	small, big := run(f, n, counters), run(f, 4*n, counters)
+	ms := measures(small, big, counters)
+	if failing(ms) {
+		small2, big2 := run(f, n, counters), run(f, 4*n, counters)
+		for j := range small {
+			small[j], big[j] = min(small[j], small2[j]), min(big[j], big2[j])
 		}
-		for j := range s {
-			small[j], big[j] = min(small[j], s[j]), min(big[j], b[j])
-		}
-	}
-	ms := []measure{
-		{"bytes allocated", small[0], big[0], slack.bytes},
-		{"objects allocated", small[1], big[1], slack.objects},
-	}
-	for i, c := range counters {
-		ms = append(ms, measure{c.Name, small[2+i], big[2+i], 0})
+		ms = measures(small, big, counters)
 	}
 	var report string
 	for _, m := range ms {
@@ -143,13 +137,39 @@ func Linear(t testing.TB, name string, f func(n int), n int, counters ...Counter
 		}
 	}
 	for _, m := range ms {
-		if float64(m.big) > MaxRatio*float64(m.small)+float64(m.slack) {
+		if m.tooMuch() {
 			t.Errorf("%s: %s grow %.1f× from n=%d to 4n (%d → %d): not linear", name, m.name, ratio(float64(m.big), float64(m.small)), n, m.small, m.big)
 		}
 	}
 	if Timing() {
 		linearTime(t, name, f, n)
 	}
+}
+
+// measures pairs the counts at n and 4n: the bytes and the objects
+// allocated, then each counter.
+func measures(small, big []int64, counters []Counter) []measure {
+	ms := []measure{
+		{"bytes allocated", small[0], big[0], slack.bytes},
+		{"objects allocated", small[1], big[1], slack.objects},
+	}
+	for i, c := range counters {
+		ms = append(ms, measure{c.Name, small[2+i], big[2+i], 0})
+	}
+	return ms
+}
+
+func (m measure) tooMuch() bool {
+	return float64(m.big) > MaxRatio*float64(m.small)+float64(m.slack)
+}
+
+func failing(ms []measure) bool {
+	for _, m := range ms {
+		if m.tooMuch() {
+			return true
+		}
+	}
+	return false
 }
 
 // linearTime is Linear's time check (EnvTiming only): f(n) and f(4n) three
