@@ -50,7 +50,7 @@ func TestSuggestionsScale(t *testing.T) {
 	if got := len(check.Check(unknownGotos(n)).Diags); got != n {
 		t.Fatalf("want %d WF103, got %d diagnostics", n, got)
 	}
-	progs := map[int]*ast.Program{n: unknownGotos(n), 4 * n: unknownGotos(4 * n)}
+	progs := map[int]*ast.Program{n: unknownGotos(n), scaling.Factor * n: unknownGotos(scaling.Factor * n)}
 	scaling.Linear(t, "unknown gotos", func(k int) { check.Check(progs[k]) }, n,
 		scaling.Count("names compared", &suggest.Compared))
 }
@@ -78,8 +78,8 @@ func TestCasesScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures two programs of thousands of cases")
 	}
-	const n = 2000
-	progs := map[int]*ast.Program{n: casesOfEnum(n), 4 * n: casesOfEnum(4 * n)}
+	const n = 1000
+	progs := map[int]*ast.Program{n: casesOfEnum(n), scaling.Factor * n: casesOfEnum(scaling.Factor * n)}
 	scaling.Linear(t, "cases × members", func(k int) { check.Check(progs[k]) }, n,
 		scaling.Count("names compared", &suggest.Compared))
 }

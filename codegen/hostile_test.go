@@ -69,7 +69,7 @@ func TestLowerLinear(t *testing.T) {
 	scaling.Linear(t, "jitters of 28 decimals", func(n int) {
 		prog, _ := parser.Parse([]parser.Source{{Name: "t.wf", Src: jitterProgram(n)}}, parser.Options{Workers: 1})
 		Lower(check.Check(prog), Options{})
-	}, 50)
+	}, 25)
 }
 
 func BenchmarkLowerJitters(b *testing.B) {

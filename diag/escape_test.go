@@ -107,10 +107,10 @@ func longLine(n int) ([]Diagnostic, Sources) {
 // not timed: the bytes hashed, the bytes written and the allocations.
 func TestSARIFLinear(t *testing.T) {
 	var written atomic.Int64
-	const n = 2000
+	const n = 1000
 	in := map[int][]Diagnostic{}
 	src := map[int]Sources{}
-	for _, k := range []int{n, 4 * n} {
+	for _, k := range []int{n, scaling.Factor * n} {
 		in[k], src[k] = longLine(k)
 	}
 	scaling.Linear(t, "SARIF, findings on one line", func(k int) {

@@ -186,10 +186,10 @@ func TestIgnoreCodesLinear(t *testing.T) {
 		b.WriteString(" reason")
 		return ignoreAt(b.String())
 	}
-	const n = 4000
+	const n = 2000
 	igs := map[int]Ignore{}
 	srcs := map[int]Sources{}
-	for _, k := range []int{n, 4 * n} {
+	for _, k := range []int{n, scaling.Factor * n} {
 		igs[k], srcs[k] = comment(k)
 	}
 	if got := len(igs[n].codes(srcs[n])); got != n {

@@ -129,7 +129,7 @@ func TestPositionsOnOneLineLinear(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-	}, 1<<12, scaling.Count("bytes walked", &walked))
+	}, 1<<11, scaling.Count("bytes walked", &walked))
 }
 
 // A didChange with K ranges costs one copy of the document, not K, and
@@ -155,7 +155,7 @@ func TestDidChangeRangesLinear(t *testing.T) {
 				}
 			}
 			_ = e.text()
-		}, 1<<12, scaling.Count("bytes and line starts moved", &moved), scaling.Count("bytes walked", &walked))
+		}, 1<<11, scaling.Count("bytes and line starts moved", &moved), scaling.Count("bytes walked", &walked))
 	}
 }
 

@@ -69,5 +69,5 @@ func TestMemoryLimitDoesNotThrash(t *testing.T) {
 		if !lifted {
 			t.Errorf("%d enum members: the live heap passed the limit and the limit held", n)
 		}
-	}, 25000)
+	}, 12500)
 }
