@@ -61,6 +61,7 @@ func (l *lx) singleQuoted() {
 		}
 		j++
 	}
+	lookedAgain.Add(int64(j - l.i))
 	if j >= len(src) || src[j] != '\'' {
 		l.badChar()
 		return

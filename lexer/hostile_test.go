@@ -180,15 +180,23 @@ func TestCapsPerCode(t *testing.T) {
 }
 
 // TestLexLinear: lexing each hostile input grows linearly with its size.
+// Counted, not timed: the bytes the lexer reads besides its one pass, and
+// the allocations.
 func TestLexLinear(t *testing.T) {
+	again := scaling.Count("bytes read again", &lookedAgain)
 	for _, h := range hostile {
 		scaling.Linear(t, fmt.Sprintf("%s %q", h.code, h.repeat), func(n int) {
 			Lex("f.wf", strings.Repeat(h.repeat, n))
-		}, 50000)
+		}, 500, again)
 	}
 	scaling.Linear(t, "long decimals", func(n int) {
 		Lex("f.wf", strings.Repeat("1."+strings.Repeat("5", 1000)+" ", n))
-	}, 1000)
+	}, 50, again)
+	// Single quotes that never close, one a line: each looks ahead to the
+	// end of its line, not of the file.
+	scaling.Linear(t, "unclosed single quotes", func(n int) {
+		Lex("f.wf", strings.Repeat("'never closed\n", n))
+	}, 500, again)
 }
 
 // BenchmarkHostile lexes each hostile input at 100,000 repetitions.

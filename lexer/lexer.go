@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/wfc-lang/wfc/diag"
@@ -128,6 +129,7 @@ var unreportedWhat = [...]string{
 // a few stray bad bytes is not binary).
 func binary(src string) (int, bool) {
 	sample := src[:min(len(src), 8000)]
+	lookedAgain.Add(int64(len(sample)))
 	bad, first := 0, -1
 	for i := 0; i < len(sample); {
 		c := sample[i]
@@ -152,6 +154,7 @@ func binary(src string) (int, bool) {
 // posAt computes the position of byte offset at by scanning from the start
 // (used once per file, for binary files only).
 func (l *lx) posAt(at int) diag.Pos {
+	lookedAgain.Add(int64(at))
 	line, col := 1, 1
 	for i := 0; i < at; {
 		if n := lineBreak(l.src, i); n > 0 {
@@ -165,6 +168,14 @@ func (l *lx) posAt(at int) diag.Pos {
 	}
 	return diag.MakePos(line, col, at)
 }
+
+// lookedAgain counts the bytes the lexer reads besides its one pass: the
+// sample that tells a binary file, the scan from the start for a position,
+// the look ahead for a single-quoted string's end. Each is bounded (by the
+// sample, by once per file, by the line), so it grows no faster than the
+// input: TestLexLinear reads it (a count, unlike a time, does not depend
+// on the machine).
+var lookedAgain atomic.Int64
 
 type lx struct {
 	file  string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/wfc-lang/wfc/diag"
@@ -120,6 +121,7 @@ func (t *text) marksFor(enc encoding) []mark {
 			if end-start <= markStride {
 				continue
 			}
+			walked.Add(int64(end - start))
 			n, last := 0, start
 			for i := start; i < end; {
 				if i-last >= markStride {
@@ -179,22 +181,32 @@ func (t *text) offset(p protocol.Position, enc encoding) (int, error) {
 	return count(t.src, i, end, n, p, enc)
 }
 
+// walked counts the bytes that conversions between offsets and positions
+// walk (marks made, then at most markStride bytes per conversion), and
+// moved the bytes and line starts that edits move: TestPositionsOnOneLineLinear
+// and TestDidChangeRangesLinear read them (a count, unlike a time, does not
+// depend on the machine).
+var walked, moved atomic.Int64
+
 // count walks src from offset i (n units into its line) to the position
 // p, on a line that ends at end.
 func count[S ~string | ~[]byte](src S, i, end, n int, p protocol.Position, enc encoding) (int, error) {
 	want := int(p.Character)
+	from := i
 	for i < end {
 		if n == want {
-			return i, nil
+			break
 		}
 		r, size := decode(src[i:end])
 		n += units(r, size, enc)
 		if n > want {
+			walked.Add(int64(i - from))
 			return 0, fmt.Errorf("position %d:%d falls inside a character", p.Line, p.Character)
 		}
 		i += size
 	}
-	return end, nil
+	walked.Add(int64(i - from))
+	return i, nil
 }
 
 // decode is utf8.DecodeRune for strings and byte slices alike.
@@ -228,6 +240,7 @@ func (t *text) position(off int, enc encoding) protocol.Position {
 	start := t.lines[line]
 	end := min(off, t.lineEnd(line))
 	i, n := t.from(start, end, enc)
+	walked.Add(int64(end - i))
 	for i < end {
 		r, size := utf8.DecodeRuneInString(t.src[i:end])
 		n += units(r, size, enc)
@@ -303,19 +316,23 @@ func (e *edit) moveGap(p int) {
 	switch {
 	case p < e.gs:
 		k := e.gs - p
+		moved.Add(int64(k))
 		copy(e.buf[e.ge-k:e.ge], e.buf[p:e.gs])
 		e.gs, e.ge = p, e.ge-k
 		for len(e.before) > 1 && e.before[len(e.before)-1] > p {
 			e.after = append(e.after, n-e.before[len(e.before)-1])
 			e.before = e.before[:len(e.before)-1]
+			moved.Add(1)
 		}
 	case p > e.gs:
 		k := p - e.gs
+		moved.Add(int64(k))
 		copy(e.buf[e.gs:p], e.buf[e.ge:e.ge+k])
 		e.gs, e.ge = p, e.ge+k
 		for len(e.after) > 0 && n-e.after[len(e.after)-1] <= p {
 			e.before = append(e.before, n-e.after[len(e.after)-1])
 			e.after = e.after[:len(e.after)-1]
+			moved.Add(1)
 		}
 	}
 }
@@ -328,6 +345,7 @@ func (e *edit) grow(k int) {
 	}
 	size := max(2*len(e.buf), e.n()+k+64)
 	buf := make([]byte, size)
+	moved.Add(int64(e.n()))
 	copy(buf, e.buf[:e.gs])
 	tail := len(e.buf) - e.ge
 	copy(buf[size-tail:], e.buf[e.ge:])

@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/wfc-lang/wfc/lexer"
+import (
+	"sync/atomic"
+
+	"github.com/wfc-lang/wfc/lexer"
+)
 
 // brackets is the parser's one bracket tracker: the splitter, the nesting
 // guard, the search for a matching bracket and the naming of an unclosed
@@ -54,6 +58,7 @@ func isOpener(c byte) bool { return c == '(' || c == '[' || c == '{' }
 
 // push opens bracket c at token tok.
 func (b *brackets) push(c byte, tok int) {
+	tracked.Add(1)
 	k := kindOf(c)
 	b.open = append(b.open, openBracket{c: c, prev: b.top[k], tok: tok})
 	b.top[k] = int32(len(b.open))
@@ -71,11 +76,14 @@ func (b *brackets) close(c byte) (ok bool, popped int) {
 		return false, 0 // a `)` never closes past a `{`
 	}
 	popped = len(b.open) - at
+	links := int64(0)
 	for k := range b.top {
 		for b.top[k] != 0 && int(b.top[k])-1 >= at {
 			b.top[k] = b.open[b.top[k]-1].prev
+			links++
 		}
 	}
+	tracked.Add(links)
 	b.open = b.open[:at]
 	return true, popped
 }
@@ -121,13 +129,16 @@ func (fp *fileParser) matching(open, hi int) int {
 			b.push(c, i)
 		default:
 			if ok, popped := b.close(c); !ok || popped != 1 {
+				scanned.Add(int64(i + 1 - open))
 				return -1
 			}
 			if b.depth() == 0 {
+				scanned.Add(int64(i + 1 - open))
 				return i
 			}
 		}
 	}
+	scanned.Add(int64(max(0, hi-open)))
 	return -1
 }
 
@@ -135,6 +146,7 @@ func (fp *fileParser) matching(open, hi int) int {
 // from token lo.
 func (fp *fileParser) openAt(lo, at int) (openBracket, bool) {
 	var b brackets
+	scanned.Add(int64(max(0, at-lo)))
 	for i := lo; i < at; i++ {
 		fp.track(&b, i)
 	}
@@ -153,7 +165,9 @@ func (fp *fileParser) lostBrace(lo, hi int) (lost lostBraceAt, ok bool) {
 	var b brackets
 	indents := map[int]uint32{} // `{` token -> indentation of its line
 	indent := fp.indentOf(lo)
-	for i := lo; i < hi; i++ {
+	i := lo
+	defer func() { scanned.Add(int64(i - lo)) }()
+	for ; i < hi; i++ {
 		first := i == 0 || fp.toks[i].Line != fp.toks[i-1].Line
 		if first {
 			indent = fp.toks[i].Col
@@ -187,18 +201,27 @@ type lostBraceAt struct {
 // levelWithOuter returns the innermost `{` open below the innermost bracket
 // of b that stands on a line indented by col.
 func levelWithOuter(b *brackets, indents map[int]uint32, col uint32) (openBracket, bool) {
-	for k := len(b.open) - 2; k >= 0; k-- {
+	k := len(b.open) - 2
+	for ; k >= 0; k-- {
 		if o := b.open[k]; o.c == '{' && indents[o.tok] == col {
-			return o, true
+			break
 		}
 	}
-	return openBracket{}, false
+	scanned.Add(int64(len(b.open) - 1 - k))
+	if k < 0 {
+		return openBracket{}, false
+	}
+	return b.open[k], true
 }
 
 // indentOf is the column of the first token on token i's line.
 func (fp *fileParser) indentOf(i int) uint32 {
+	from := i
 	for i > 0 && fp.toks[i-1].Line == fp.toks[i].Line {
 		i--
+	}
+	if i != from {
+		scanned.Add(int64(from - i))
 	}
 	return fp.toks[i].Col
 }
@@ -206,10 +229,22 @@ func (fp *fileParser) indentOf(i int) uint32 {
 // blockEnd is the first token after the `{` at open, up to limit, that
 // starts a line indented no deeper than indent: where the block ends.
 func (fp *fileParser) blockEnd(open int, indent uint32, limit int) int {
-	for k := open + 1; k < limit; k++ {
+	k := open + 1
+	for ; k < limit; k++ {
 		if fp.toks[k].Line != fp.toks[k-1].Line && fp.toks[k].Col <= indent {
-			return k
+			break
 		}
 	}
-	return limit
+	scanned.Add(int64(k - open))
+	return min(k, limit)
 }
+
+// scanned counts the tokens and open brackets that the bracket searches
+// above (matching, openAt, lostBrace, levelWithOuter, indentOf, blockEnd)
+// look at, besides the splitter's one pass: recovery and reports search
+// from where they are, never from the file's start. tracked counts the openers trackers push and the links
+// close follows to pop them: each opener is pushed once and unlinked once,
+// whatever the closers. Both grow no faster than the input:
+// TestHostileInputsAreLinear reads them (a count, unlike a time, does not
+// depend on the machine).
+var scanned, tracked atomic.Int64

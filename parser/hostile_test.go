@@ -1,13 +1,12 @@
 package parser
 
 import (
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/scaling"
 )
 
 // codes lists the codes of ds in order.
@@ -54,51 +53,36 @@ func TestDescribeCutsAtCharacter(t *testing.T) {
 	}
 }
 
-// Hostile inputs stay linear: parsing 4N costs less than 8× parsing N
-// (quadratic would be 16×; the margin over 4× absorbs the collector's cost
-// of a larger heap). The best of three runs each damps the noise of a
-// shared machine.
+// Hostile inputs stay linear: parsing 8N costs about 8 times parsing N,
+// never 64 times. Counted, not timed: the openers the bracket trackers
+// push and unlink, the tokens the bracket searches of recovery and reports
+// look at (each from where it is, never from the file's start), and the
+// allocations.
 func TestHostileInputsAreLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
-	}
-	for name, gen := range map[string]func(n int) string{
-		"brackets then closers": func(n int) string {
+	tracked := scaling.Count("openers pushed and unlinked", &tracked)
+	searched := scaling.Count("tokens and brackets searched", &scanned)
+	for _, tt := range []struct {
+		name     string
+		gen      func(n int) string
+		counters []scaling.Counter
+	}{
+		{"brackets then closers", func(n int) string {
 			return "enum E { A }\n" + strings.Repeat("[", n) + strings.Repeat(")", n)
-		},
-		"closers left of their openers": func(n int) string {
+		}, []scaling.Counter{tracked}},
+		{"closers left of their openers", func(n int) string {
 			// Every `}` starts a line left of its `{` with no outer `{`
 			// level with it: the search for a lost `}` must not rescan
 			// the open braces for each.
 			return "workflow W {\n  state A {\n    " + strings.Repeat("{", n) + strings.Repeat("\n }", n)
-		},
-		"unterminated strings": func(n int) string {
+		}, []scaling.Counter{tracked, searched}},
+		{"unterminated strings", func(n int) string {
 			return "workflow W {\n" + strings.Repeat("\"x\n}\n", n)
-		},
+		}, nil},
 	} {
-		run := func(n int) time.Duration {
-			src := gen(n)
-			best := time.Duration(1 << 62)
-			for range 3 {
-				start := time.Now()
-				Parse([]Source{{Name: "f.wf", Src: src}}, Options{})
-				best = min(best, time.Since(start))
-			}
-			return best
-		}
-		// A quadratic path fails every attempt; a burst of load on a shared
-		// machine rarely spoils three in a row.
-		const n = 20000
-		var small, large time.Duration
-		for range 3 {
-			runtime.GC()
-			small, large = run(n), run(4*n)
-			if large <= 8*small || large <= 50*time.Millisecond {
-				break
-			}
-		}
-		if large > 8*small && large > 50*time.Millisecond {
-			t.Errorf("%s: %v for %d, %v for %d: grows faster than linear", name, small, n, large, 4*n)
-		}
+		const n = 1000
+		src := map[int]string{n: tt.gen(n), scaling.Factor * n: tt.gen(scaling.Factor * n)}
+		scaling.Linear(t, tt.name, func(k int) {
+			Parse([]Source{{Name: "f.wf", Src: src[k]}}, Options{})
+		}, n, tt.counters...)
 	}
 }

@@ -29,13 +29,14 @@ func linearSteps(n int) *loaded {
 // TestCheckLinearTablesScale: `wfc check` lowers tables only for their
 // totals and lints, so a step of 10,000 distinct waits costs it what a
 // short one does. 160 such steps once allocated 250 MB (1.5 MB a step);
-// now they must stay under 64 KB a step, and 640 cost 4 times 160.
+// now they must stay under 64 KB a step, and 640 cost 8 times 80 (bytes
+// and objects allocated, counted, not timed).
 func TestCheckLinearTablesScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures programs of hundreds of steps")
 	}
-	const n = 160
-	ls := map[int]*loaded{n: linearSteps(n), 4 * n: linearSteps(4 * n)}
+	const n = 80
+	ls := map[int]*loaded{n: linearSteps(n), scaling.Factor * n: linearSteps(scaling.Factor * n)}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	a := analyzeSummary(ls[n])

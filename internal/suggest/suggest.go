@@ -7,6 +7,7 @@ package suggest
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -76,6 +77,7 @@ func (s *Set) Closest(name string) string {
 			break
 		}
 	}
+	Compared.Add(int64(q.scanned))
 	if q.best == "" {
 		q.best = s.extension(q.lname)
 	}
@@ -108,6 +110,7 @@ func (s *Set) extension(lname string) string {
 		stem = lname[:len(lname)-last]
 	}
 	best := -1
+	Compared.Add(int64(min(len(s.names), maxScanned)))
 	for i := range s.names {
 		if i >= maxScanned {
 			break
@@ -174,6 +177,25 @@ func Closest(name string, candidates []string) string {
 
 // Names are the set's candidates, sorted, each once.
 func (s *Set) Names() []string { return s.names }
+
+// Has reports whether name is one of the set's names, in O(log n)
+// comparisons: an enum of 160,000 members with a case each stays linear.
+func (s *Set) Has(name string) bool {
+	compared := int64(0)
+	_, found := slices.BinarySearchFunc(s.names, name, func(a, b string) int {
+		compared++
+		return strings.Compare(a, b)
+	})
+	Compared.Add(compared)
+	return found
+}
+
+// Compared counts the names compared with the names looked up: the
+// candidates a suggestion considers, the comparisons of Has. It only grows.
+// The checker's scaling tests read it to prove that suggestions and lookups
+// stay linear in the names (a count, unlike a time, does not depend on the
+// machine).
+var Compared atomic.Int64
 
 func commonPrefix(a, b string) int {
 	n := 0
