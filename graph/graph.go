@@ -154,9 +154,15 @@ func (b *builder) workflow(mw *check.Workflow) {
 	}
 }
 
-// node adds a state called name.
+// node adds a state called name. Its id is `w<n>_<name>`, or for a name
+// longer than a label shows, `w<n>_<k>`, its number among the workflow's
+// nodes (no name starts with a digit, so no other id is the same).
 func (b *builder) node(name string) *state {
-	s := &state{id: fmt.Sprintf("w%d_%s", b.index, name), name: name}
+	id := fmt.Sprintf("w%d_%s", b.index, name)
+	if cut(name) != name {
+		id = fmt.Sprintf("w%d_%d", b.index, len(b.wf.states)+1)
+	}
+	s := &state{id: id, name: name}
 	b.wf.states = append(b.wf.states, s)
 	return s
 }
