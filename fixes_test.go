@@ -3,14 +3,12 @@ package wfc_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -18,28 +16,8 @@ import (
 // one program) and the wrong example of every catalogued code.
 func casePrograms(t *testing.T) map[string][]parser.Source {
 	out := map[string][]parser.Source{}
-	entries, err := os.ReadDir("testdata/cases")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		p := filepath.Join("testdata/cases", e.Name())
-		var files []string
-		switch {
-		case e.IsDir():
-			files, _ = filepath.Glob(filepath.Join(p, "*.wf"))
-			sort.Strings(files)
-		case strings.HasSuffix(e.Name(), ".wf"):
-			files = []string{p}
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel, _ := filepath.Rel("testdata", f)
-			out[e.Name()] = append(out[e.Name()], parser.Source{Name: filepath.ToSlash(rel), Src: string(b)})
-		}
+	for _, c := range golden.Cases(t, "testdata") {
+		out[c.Name] = c.Files
 	}
 	for _, c := range diag.Codes {
 		out["explain/"+string(c.Code)] = []parser.Source{{Name: "wrong.wf", Src: c.Wrong}}

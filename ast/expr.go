@@ -22,12 +22,18 @@ type IntLit struct {
 	Bad   bool
 }
 
+func (n *IntLit) Pos() diag.Pos { return n.Range.Start }
+func (n *IntLit) End() diag.Pos { return n.Range.End }
+
 // DecimalLit is a decimal literal such as `0.2`.
 type DecimalLit struct {
 	Range diag.Range
 	Text  string
 	Bad   bool
 }
+
+func (n *DecimalLit) Pos() diag.Pos { return n.Range.Start }
+func (n *DecimalLit) End() diag.Pos { return n.Range.End }
 
 // StringLit is a string literal; Value is unquoted.
 type StringLit struct {
@@ -36,11 +42,17 @@ type StringLit struct {
 	Bad   bool
 }
 
+func (n *StringLit) Pos() diag.Pos { return n.Range.Start }
+func (n *StringLit) End() diag.Pos { return n.Range.End }
+
 // BoolLit is `true` or `false`.
 type BoolLit struct {
 	Range diag.Range
 	Value bool
 }
+
+func (n *BoolLit) Pos() diag.Pos { return n.Range.Start }
+func (n *BoolLit) End() diag.Pos { return n.Range.End }
 
 // Name is an identifier used as an expression.
 type Name struct {
@@ -48,11 +60,21 @@ type Name struct {
 	Name  string
 }
 
+func (n *Name) Pos() diag.Pos { return n.Range.Start }
+func (n *Name) End() diag.Pos { return n.Range.End }
+
 // Selector is `X.Sel`.
 type Selector struct {
 	Range diag.Range
 	X     Expr
 	Sel   *Ident
+}
+
+func (n *Selector) Pos() diag.Pos { return n.Range.Start }
+func (n *Selector) End() diag.Pos { return n.Range.End }
+func (n *Selector) children(c *children) {
+	c.add(n.X)
+	c.add(n.Sel)
 }
 
 // Call is `Fun(args)`. Lparen and Rparen are the positions of the parentheses.
@@ -63,11 +85,25 @@ type Call struct {
 	Lparen diag.Pos
 }
 
+func (n *Call) Pos() diag.Pos { return n.Range.Start }
+func (n *Call) End() diag.Pos { return n.Range.End }
+func (n *Call) children(c *children) {
+	c.add(n.Fun)
+	addAll(c, n.Args)
+}
+
 // Arg is `[Label:] Value`.
 type Arg struct {
 	Range diag.Range
 	Label *Ident // nil when unlabelled
 	Value Expr
+}
+
+func (n *Arg) Pos() diag.Pos { return n.Range.Start }
+func (n *Arg) End() diag.Pos { return n.Range.End }
+func (n *Arg) children(c *children) {
+	c.add(n.Label)
+	c.add(n.Value)
 }
 
 // Unary is `!X` or `-X`.
@@ -77,6 +113,12 @@ type Unary struct {
 	X     Expr
 }
 
+func (n *Unary) Pos() diag.Pos { return n.Range.Start }
+func (n *Unary) End() diag.Pos { return n.Range.End }
+func (n *Unary) children(c *children) {
+	c.add(n.X)
+}
+
 // Binary is `X op Y`.
 type Binary struct {
 	Range diag.Range
@@ -84,10 +126,23 @@ type Binary struct {
 	X, Y  Expr
 }
 
+func (n *Binary) Pos() diag.Pos { return n.Range.Start }
+func (n *Binary) End() diag.Pos { return n.Range.End }
+func (n *Binary) children(c *children) {
+	c.add(n.X)
+	c.add(n.Y)
+}
+
 // Paren is `(X)`.
 type Paren struct {
 	Range diag.Range
 	X     Expr
+}
+
+func (n *Paren) Pos() diag.Pos { return n.Range.Start }
+func (n *Paren) End() diag.Pos { return n.Range.End }
+func (n *Paren) children(c *children) {
+	c.add(n.X)
 }
 
 func (*IntLit) exprNode()     {}

@@ -8,9 +8,12 @@ import (
 )
 
 // builder makes the model (model.go) from the tree and what the resolver
-// pass found (wfFacts, stFacts, the consumers): it resolves nothing again
-// and reports nothing, so a name means in the model what it meant to the
-// checks. It runs between the resolver pass and the rules, which read it.
+// pass found (wfFacts with the references it resolved, refs.go, and the
+// consumers): it looks no name up again and reports nothing, so a name
+// means in the model what it meant to the checks. It runs between the
+// resolver pass and the rules, which read it. The program's enums and
+// entities are built first (buildTypes), before any workflow is resolved,
+// so the resolver records a case's member as the model's.
 type builder struct {
 	c        *checker
 	p        *Program
@@ -23,6 +26,7 @@ type builder struct {
 // pass over it.
 func (c *checker) buildTypes() *builder {
 	b := &builder{c: c, p: &Program{}, enums: map[*ast.Enum]*Enum{}, entities: map[*ast.Entity]*Entity{}}
+	c.model = b
 	if c.opt.Info {
 		b.p.Info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
 	}
@@ -134,8 +138,11 @@ func (b *builder) enum(d *ast.Enum) {
 // linear.
 const smallEnum = 16
 
-// member returns the first member of e named name.
+// member returns the first member of e named name (nil on a nil e).
 func (e *Enum) member(name string) *EnumMember {
+	if e == nil {
+		return nil
+	}
 	if e.byName != nil {
 		return e.byName[name]
 	}
@@ -173,9 +180,56 @@ type wfBuilder struct {
 	*builder
 	wc *wfCtx
 	w  *Workflow
+	// states and events find the model object made of a declaration.
+	states declIndex[*ast.State]
+	events declIndex[*ast.Event]
 	// gotos are every goto of the workflow, resolved or not.
 	gotos []*Goto
 	steps []*Step
+}
+
+// declIndex finds a declaration's position among decls, by pointer: a
+// scan for a few, an index past linearStates (made on first use). The
+// model's objects are made in their declarations' order, so the position
+// is the object's.
+type declIndex[D comparable] struct {
+	decls []D
+	at    map[D]int
+}
+
+func (x *declIndex[D]) of(d D) (int, bool) {
+	if len(x.decls) <= linearStates {
+		for i, e := range x.decls {
+			if e == d {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if x.at == nil {
+		x.at = make(map[D]int, len(x.decls))
+		for i, e := range x.decls {
+			x.at[e] = i
+		}
+	}
+	i, ok := x.at[d]
+	return i, ok
+}
+
+// state is the model's state of declaration d, or nil.
+func (wb *wfBuilder) state(d *ast.State) *State {
+	if i, ok := wb.states.of(d); ok && d != nil {
+		return wb.w.States[i]
+	}
+	return nil
+}
+
+// event is the model's event of declaration d, or nil.
+func (wb *wfBuilder) event(d *ast.Event) *Event {
+	if i, ok := wb.events.of(d); ok && d != nil {
+		return wb.w.Events[i]
+	}
+	return nil
 }
 
 func (b *builder) workflow(d *ast.Workflow) {
@@ -186,19 +240,16 @@ func (b *builder) workflow(d *ast.Workflow) {
 	if wc == nil || wc.w != d {
 		wc = nil // a second workflow of the same tree (cannot happen today)
 	}
-	wb := &wfBuilder{builder: b, wc: wc, w: w}
+	wb := &wfBuilder{builder: b, wc: wc, w: w,
+		states: declIndex[*ast.State]{decls: d.States}, events: declIndex[*ast.Event]{decls: d.Events}}
 	if wc != nil {
 		wc.model = w
 	}
 	events := make([]Event, len(d.Events))
-	byEvent := map[string]*Event{}
 	for i, e := range d.Events {
 		events[i] = Event{Decl: e, Workflow: w, Params: wb.params(e.Params)}
 		w.Events = append(w.Events, &events[i])
 		b.def(e.Name, &events[i])
-		if wc != nil && wc.events.lookup(e.Name.Name) == e {
-			byEvent[e.Name.Name] = &events[i]
-		}
 	}
 	states := make([]State, len(d.States))
 	for i, s := range d.States {
@@ -212,17 +263,18 @@ func (b *builder) workflow(d *ast.Workflow) {
 	w.indexStates()
 	wb.settings(d)
 	for i := range states {
-		wb.state(&states[i], byEvent)
+		wb.buildState(&states[i])
 	}
 	w.Steps = wb.steps
 	wb.reach()
 }
 
-// settings resolves `Initial`, `Tracks` and `Autostart`.
+// settings builds `Initial`, `Tracks` and `Autostart` from what the
+// resolver found.
 func (wb *wfBuilder) settings(d *ast.Workflow) {
 	w, wc := wb.w, wb.wc
 	if wc != nil && wc.initialState != nil {
-		w.Initial = w.StateNamed(wc.initialState.Name.Name)
+		w.Initial = wb.state(wc.initialState)
 		if wc.initialSetting != nil {
 			if n, ok := ast.Unparen(wc.initialSetting.Value).(*ast.Name); ok {
 				wb.use(n, w.Initial)
@@ -244,21 +296,17 @@ func (wb *wfBuilder) settings(d *ast.Workflow) {
 				continue
 			}
 			w.TrackedEnum = wb.enums[wc.tracked]
+			e := wb.entities[wc.trackedEntity]
 			sel, _ := ast.Unparen(s.Value).(*ast.Selector)
-			if sel == nil {
+			if e == nil || sel == nil {
 				continue
 			}
-			if n, ok := sel.X.(*ast.Name); ok {
-				if ent, ok := wb.c.decls[n.Name].(*ast.Entity); ok {
-					e := wb.entities[ent]
-					wb.use(n, e)
-					for _, f := range e.Fields {
-						if f.Decl.Name.Name == sel.Sel.Name {
-							w.Tracked = f
-							wb.use(sel.Sel, f)
-							break
-						}
-					}
+			wb.use(sel.X, e)
+			for _, f := range e.Fields {
+				if f.Decl == wc.trackedField {
+					w.Tracked = f
+					wb.use(sel.Sel, f)
+					break
 				}
 			}
 		}
@@ -272,17 +320,17 @@ func (wb *wfBuilder) params(ps *ast.Params) []*Param {
 	params := make([]Param, len(ps.List))
 	out := make([]*Param, len(ps.List))
 	for i, p := range ps.List {
-		params[i] = Param{Decl: p, Type: wb.typeOf(p.Type)}
+		params[i] = Param{Decl: p, Type: wb.typeOf(p.Type), Index: i}
 		out[i] = &params[i]
 		wb.def(p.Name, &params[i])
 	}
 	return out
 }
 
-func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
+func (wb *wfBuilder) buildState(s *State) {
 	d := s.Decl
-	if e := wb.w.TrackedEnum; e != nil {
-		s.Member = e.member(d.Name.Name)
+	if wb.w.TrackedEnum != nil {
+		s.Member = wb.wc.refOf(d).member // the member named like the state (WF113)
 	}
 	for _, set := range d.Settings {
 		if d.Kind == ast.TerminalError {
@@ -298,22 +346,17 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 		s.Message = "ended in state " + d.Name.Name // docs/language.md, Decisions
 	}
 	subs := make([]Subscription, len(d.Subscribes))
-	slots := map[string]*Subscription{}
-	bySub := map[*ast.Subscribe]*Subscription{}
+	bySub := declIndex[*ast.Subscribe]{decls: d.Subscribes}
 	for i, sd := range d.Subscribes {
 		sub := &subs[i]
-		*sub = Subscription{Decl: sd, State: s, Event: byEvent[sd.Event.Name]}
+		*sub = Subscription{Decl: sd, State: s, Event: wb.event(wb.wc.refOf(sd).event)}
 		s.Subscriptions = append(s.Subscriptions, sub)
-		bySub[sd] = sub
 		wb.use(sd.Event, sub.Event)
 		if sd.Params != nil {
 			wb.params(sd.Params) // their types' uses; they must be the event's
 		}
 		if sd.Alias != nil {
 			wb.def(sd.Alias, sub)
-		}
-		if slot := sub.Slot(); slots[slot] == nil {
-			slots[slot] = sub
 		}
 		for _, md := range sd.Milestones {
 			sub.Milestones = append(sub.Milestones, wb.milestone(s, sub, md))
@@ -322,27 +365,38 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 	handlers := make([]Handler, len(d.Handlers))
 	for i, hd := range d.Handlers {
 		h := &handlers[i]
-		*h = Handler{Decl: hd, State: s, Subscription: slots[hd.Name.Name]}
-		if h.Subscription == nil && wb.wc != nil {
-			if f := wb.c.stFacts[d]; f != nil && f.meantSubs[hd] != nil {
-				h.Subscription = bySub[f.meantSubs[hd]]
+		r := wb.wc.refOf(hd)
+		*h = Handler{Decl: hd, State: s, Params: wb.params(hd.Params)}
+		if j, ok := bySub.of(r.sub); ok && r.sub != nil {
+			h.Subscription = s.Subscriptions[j]
+			if f := wb.c.stFacts[d]; f == nil || f.meantSubs[hd] == nil {
+				wb.use(hd.Name, h.Subscription) // not when WF105 says it is meant
 			}
-		} else if h.Subscription != nil {
-			wb.use(hd.Name, h.Subscription)
+			if h.Subscription.Handler == nil {
+				h.Subscription.Handler = h
+			}
 		}
-		if h.Subscription != nil && h.Subscription.Handler == nil {
-			h.Subscription.Handler = h
-		}
-		if hd.Params != nil {
-			wb.params(hd.Params)
-		}
-		if wb.wc != nil && d.Kind == ast.Normal {
-			e, param := wb.c.handlerEnum(wb.wc, d, hd)
-			h.Enum, h.EnumParam = wb.enums[e], param
+		if d.Kind == ast.Normal && r.enum != nil {
+			h.Enum, h.EnumParam = wb.enums[r.enum], h.param(r.param)
 		}
 		s.Handlers = append(s.Handlers, h)
-		h.Body = wb.block(s, h.Enum, hd.Body)
+		h.Body = wb.block(s, h, hd.Body)
 	}
+}
+
+// param is the model's parameter of declaration d in h's scope: one of
+// its own, else one of its event's; nil when it is neither.
+func (h *Handler) param(d *ast.Param) *Param {
+	params := h.Params
+	if h.Decl.Params == nil && h.Subscription != nil && h.Subscription.Event != nil {
+		params = h.Subscription.Event.Params
+	}
+	for _, p := range params {
+		if p.Decl == d {
+			return p
+		}
+	}
+	return nil
 }
 
 // milestoneKindOf and outcomeKindOf read a kind's name as written into its
@@ -391,8 +445,9 @@ func (wb *wfBuilder) milestone(s *State, sub *Subscription, d *ast.Milestone) *M
 	return m
 }
 
-// block builds a block's statements; enum is the handler's, for cases.
-func (wb *wfBuilder) block(s *State, enum *Enum, d *ast.Block) *Block {
+// block builds a block's statements; h is the handler whose body it is
+// in (nil in an outcome block), whose parameters a call's arguments name.
+func (wb *wfBuilder) block(s *State, h *Handler, d *ast.Block) *Block {
 	if d == nil {
 		return nil
 	}
@@ -403,21 +458,20 @@ func (wb *wfBuilder) block(s *State, enum *Enum, d *ast.Block) *Block {
 			if st.Target == nil {
 				continue
 			}
-			g := &Goto{Decl: st, From: s, To: wb.w.StateNamed(st.Target.Name)}
+			g := &Goto{Decl: st, From: s, To: wb.state(wb.wc.refOf(st).state)}
 			wb.use(st.Target, g.To)
 			s.Transitions = append(s.Transitions, g)
 			wb.gotos = append(wb.gotos, g)
 			b.Stmts = append(b.Stmts, g)
 		case *ast.Case:
-			c := &Case{Decl: st}
-			if enum != nil && st.Label != nil {
-				c.Member = enum.member(st.Label.Name)
+			c := &Case{Decl: st, Member: wb.wc.refOf(st).member}
+			if c.Member != nil {
 				wb.use(st.Label, c.Member)
 			}
-			c.Body = wb.block(s, enum, st.Body)
+			c.Body = wb.block(s, h, st.Body)
 			b.Stmts = append(b.Stmts, c)
 		case *ast.Default:
-			b.Stmts = append(b.Stmts, &Default{Decl: st, Body: wb.block(s, enum, st.Body)})
+			b.Stmts = append(b.Stmts, &Default{Decl: st, Body: wb.block(s, h, st.Body)})
 		case *ast.CallStmt:
 			if st.Body != nil {
 				step := &Step{Decl: st, State: s, Consumer: wb.c.consumerAt[st]}
@@ -426,7 +480,7 @@ func (wb *wfBuilder) block(s *State, enum *Enum, d *ast.Block) *Block {
 					step.Key = step.Consumer.stepName
 				}
 				wb.steps = append(wb.steps, step)
-				step.Body = wb.block(s, nil, st.Body)
+				step.Body = wb.block(s, h, st.Body)
 				b.Stmts = append(b.Stmts, step)
 				continue
 			}
@@ -436,6 +490,12 @@ func (wb *wfBuilder) block(s *State, enum *Enum, d *ast.Block) *Block {
 				call.Args[i].Value = a.Value
 				if a.Label != nil {
 					call.Args[i].Label = a.Label.Name
+				}
+				if n, ok := a.Value.(*ast.Name); ok && h != nil {
+					if p := h.param(wb.wc.refOf(n).param); p != nil {
+						call.Args[i].Param = p
+						wb.use(n, p)
+					}
 				}
 			}
 			b.Stmts = append(b.Stmts, call)

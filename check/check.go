@@ -15,6 +15,9 @@
 // Between the two passes the checker builds the model (model.go, build.go):
 // the resolved program, which Check returns with the diagnostics and which
 // every tool after the checker reads instead of resolving the tree again.
+// The resolver records what each reference resolved to as it resolves
+// (refs.go), and the builder makes the model's pointers from that record,
+// looking no name up again.
 //
 // # Reading the model
 //
@@ -27,8 +30,9 @@
 // its Event, its Slot (the alias, else the event's name), its Milestones
 // (Kind, Outcomes, and the Consumer: Window, Attempts, Budget, Policy) and
 // the Handler that answers it. A Handler has the Subscription it handles,
-// the Enum its cases match, and a Body. Program.Info maps every name of the
-// tree to its object (Defs and Uses, as go/types' Info).
+// its Params, the Enum its cases match with the EnumParam of that type,
+// and a Body. Program.Info maps every name of the tree to its object (Defs
+// and Uses, as go/types' Info).
 //
 // To run a workflow: start in Workflow.Initial; in a state, wait for the
 // events of its Subscriptions, with a timer per milestone (Consumer.Window,
@@ -40,10 +44,11 @@
 // external effect with its Args, a Step runs its Body as one durable unit
 // retried by its Consumer's policy, a Case runs its Body when the handler's
 // enum argument is its Member and a Default when no Case of the block
-// matched, and a Goto moves the run to Goto.To and ends the handler. A run
-// ends in a terminal State (with its Message when it is a terminal error).
-// Only a program without errors is meant to be run: in one with errors an
-// unresolved reference is nil.
+// matched, and a Goto moves the run to Goto.To and ends the handler; a
+// Call's Arg that names a handler parameter (Arg.Param) passes the event's
+// argument at that Param's Index. A run ends in a terminal State (with its
+// Message when it is a terminal error). Only a program without errors is
+// meant to be run: in one with errors an unresolved reference is nil.
 //
 // Check keeps no state between calls and is safe for concurrent use. The
 // model is not modified after Check returns, so it may be read
@@ -179,6 +184,7 @@ func (c *checker) forget(d *ast.Workflow) {
 	for _, s := range d.States {
 		delete(c.stFacts, s)
 	}
+	c.refs.dropAll() // only d's: workflows are forgotten one by one
 }
 
 // sortBySource orders one workflow's consumers by their position in its
@@ -206,7 +212,14 @@ type checker struct {
 	// consumerAt is the consumer of each milestone and step node, for
 	// the model.
 	consumerAt map[ast.Node]*Consumer
-	opt        Options
+	// model is the model being built: its enums and entities exist before
+	// the workflows are resolved, so the resolver records the members a
+	// workflow's cases name as the model's (refs.go).
+	model *builder
+	// refs are what the references of the workflows not yet forgotten
+	// resolved to (refs.go).
+	refs refTable
+	opt  Options
 	// words are the vocabulary words met so far (builtin.go), when
 	// opt.Info asks for them.
 	words []WordUse
@@ -308,7 +321,7 @@ func (c *checker) collect() {
 				if f.Overwhelmed {
 					continue
 				}
-				pf := declFile(prev)
+				pf := prev.DeclFile()
 				dg := c.reportIn(f.Name, n.Range, diag.WF101, fmt.Sprintf("`%s` is already declared as %s; rename one of them", n.Name, kindOf(prev)))
 				dg.Related = append(dg.Related, diag.Related{File: pf.Name, Range: prev.DeclName().Range, Message: "first declared here"})
 				continue
@@ -323,18 +336,6 @@ func (c *checker) collect() {
 			c.decls[n.Name] = d
 		}
 	}
-}
-
-func declFile(d ast.Decl) *ast.File {
-	switch d := d.(type) {
-	case *ast.Enum:
-		return d.File
-	case *ast.Entity:
-		return d.File
-	case *ast.Workflow:
-		return d.File
-	}
-	return nil
 }
 
 func kindOf(d ast.Decl) string {

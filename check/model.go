@@ -15,13 +15,19 @@ import (
 // What a run needs is here: a workflow's Initial state, its States with
 // their Subscriptions (the Event waited for, the Milestones with their
 // Window, Attempts, Budget, Policy and Outcome blocks) and Handlers (the
-// Subscription handled, the enum parameter whose value picks a Case), and
-// the blocks' statements in order: Call (with its Args), Step (a durable
-// step, with its policy and body), Goto (with its target State), Case and
-// Default. Running a block runs its statements in order; a Case runs its
-// body when the handler's enum argument is its Member, and a Default when
-// no Case of the same block matched; a Goto ends the handler and moves the
-// run to its target.
+// Subscription handled, the EnumParam whose value picks a Case), and the
+// blocks' statements in order: Call (with its Args, each naming the handler
+// Param it passes on, if any), Step (a durable step, with its policy and
+// body), Goto (with its target State), Case and Default. Running a block
+// runs its statements in order; a Case runs its body when the handler's
+// enum argument is its Member, and a Default when no Case of the same block
+// matched; a Goto ends the handler and moves the run to its target. A
+// handler's arguments are the event's, by position: a Param's Index.
+//
+// Names from outside the program (a Temporal signal's slot or argument, a
+// run's workflow) are looked up once, at the boundary, with the model's own
+// lookups (Program.WorkflowNamed, Workflow.EventNamed, Workflow.SlotNamed,
+// Enum.MemberNamed); past them a run holds pointers only.
 //
 // An object whose declaration had errors is still built as far as it
 // resolved: a reference that did not resolve is nil. A program with errors
@@ -240,6 +246,9 @@ type Event struct {
 type Param struct {
 	Decl *ast.Param
 	Type Type
+	// Index is its position in its list: a handler's arguments are the
+	// event's, by position.
+	Index int
 }
 
 // Subscription is `subscribe Event(…) [as Alias] …` in a state.
@@ -255,6 +264,67 @@ type Subscription struct {
 
 // Slot is what handlers name: the alias, else the event's name.
 func (s *Subscription) Slot() string { return s.Decl.Slot().Name }
+
+// Slot is a slot as a test's `Take` or a Temporal signal names it: a
+// subscription's alias, else its event's name, which may be the slot of a
+// subscription in several states. Taking it takes the subscription of the
+// state the run is in (In).
+type Slot struct {
+	Name string
+	// Subscriptions are the workflow's subscriptions of that slot, in
+	// source order, at most one per state (the first); none when no state
+	// has it.
+	Subscriptions []*Subscription
+}
+
+// In is the slot's subscription in state s, or nil.
+func (sl *Slot) In(s *State) *Subscription {
+	for _, sub := range sl.Subscriptions {
+		if sub.State == s {
+			return sub
+		}
+	}
+	return nil
+}
+
+// SlotNamed is the slot of w named name (a Slot without subscriptions
+// when no state has it): the one place a slot's name is looked up, for
+// a test's `Take` and a Temporal signal. Each call makes a new Slot.
+func (w *Workflow) SlotNamed(name string) *Slot {
+	sl := &Slot{Name: name}
+	for _, s := range w.States {
+		for _, sub := range s.Subscriptions {
+			if sub.Slot() == name {
+				sl.Subscriptions = append(sl.Subscriptions, sub)
+				break
+			}
+		}
+	}
+	return sl
+}
+
+// EventNamed is w's event named name (the first declared), or nil.
+func (w *Workflow) EventNamed(name string) *Event {
+	for _, e := range w.Events {
+		if e.Decl.Name != nil && e.Decl.Name.Name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// WorkflowNamed is p's workflow named name (the first declared), or nil.
+func (p *Program) WorkflowNamed(name string) *Workflow {
+	for _, w := range p.Workflows {
+		if w.Decl.Name != nil && w.Decl.Name.Name == name {
+			return w
+		}
+	}
+	return nil
+}
+
+// MemberNamed is e's member named name (the first declared), or nil.
+func (e *Enum) MemberNamed(name string) *EnumMember { return e.member(name) }
 
 // MilestoneKind is `Assigned` or `Finished`.
 type MilestoneKind uint8
@@ -343,10 +413,14 @@ type Handler struct {
 	// Subscription is the one it answers (the one WF105 says is meant,
 	// when it names none); nil when none is known.
 	Subscription *Subscription
+	// Params are its own parameters, nil when it is written without
+	// them: then the event's are in scope.
+	Params []*Param
 	// Enum is the type of its first enum parameter, which its cases
-	// match, and EnumParam that parameter's name; nil without one.
+	// match, and EnumParam that parameter (its own, or the event's); nil
+	// without one.
 	Enum      *Enum
-	EnumParam string
+	EnumParam *Param
 	Body      *Block
 }
 
@@ -378,6 +452,9 @@ type Call struct {
 type Arg struct {
 	Label string
 	Value ast.Expr
+	// Param is the handler parameter the value names, when it is one (a
+	// call in a handler's body): at run time the event's argument.
+	Param *Param
 }
 
 // Step is a durable step `Workflow.Once("name", retry: p) { … }`.

@@ -31,7 +31,7 @@ workflow Flow {
     }
     on Decided(Decision d) {
       Approve { Workflow.Once("notify", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { Mail.Send("ok", to: 1); } goto Approved; }
-      default { goto Rejected; }
+      default { Audit.Log(d, Order, "d"); goto Rejected; }
     }
   }
   terminal Approved { }
@@ -82,7 +82,7 @@ func TestModel(t *testing.T) {
 		t.Errorf("outcomes: %+v", m.Outcomes)
 	}
 	h := review.Handlers[0]
-	if h.Subscription != sub || h.Enum != p.Enums[0] || h.EnumParam != "d" {
+	if h.Subscription != sub || h.Enum != p.Enums[0] || len(h.Params) != 1 || h.EnumParam != h.Params[0] || h.EnumParam.Index != 0 {
 		t.Errorf("handler: %+v", h)
 	}
 	cs, ok := h.Body.Stmts[0].(*check.Case)
@@ -100,8 +100,16 @@ func TestModel(t *testing.T) {
 	if g, ok := cs.Body.Stmts[1].(*check.Goto); !ok || g.To != w.StateNamed("Approved") || g.From != review {
 		t.Errorf("goto: %#v", cs.Body.Stmts[1])
 	}
-	if _, ok := h.Body.Stmts[1].(*check.Default); !ok {
-		t.Errorf("default: %#v", h.Body.Stmts[1])
+	def, ok := h.Body.Stmts[1].(*check.Default)
+	if !ok {
+		t.Fatalf("default: %#v", h.Body.Stmts[1])
+	}
+	// A call's argument that names a parameter holds it; other names and
+	// literals hold none.
+	if log, ok := def.Body.Stmts[0].(*check.Call); !ok || log.Args[0].Param != h.Params[0] || log.Args[1].Param != nil || log.Args[2].Param != nil {
+		t.Errorf("Audit.Log's arguments: %#v", def.Body.Stmts[0])
+	} else if p.Info.ObjectOf(log.Args[0].Value) != h.Params[0] {
+		t.Errorf("Info: argument d is %v", p.Info.ObjectOf(log.Args[0].Value))
 	}
 	if len(review.Transitions) != 3 {
 		t.Errorf("Review has %d transitions, want 3", len(review.Transitions))
@@ -117,6 +125,73 @@ func TestModel(t *testing.T) {
 	}
 	if p.Info.ObjectOf(cs.Decl.Label) != cs.Member {
 		t.Errorf("Info: case label %v", p.Info.ObjectOf(cs.Decl.Label))
+	}
+}
+
+// TestModelEventParams: a handler written without parameters has its
+// event's in scope: its enum parameter and its calls' arguments are the
+// event's parameters, by position.
+func TestModelEventParams(t *testing.T) {
+	src := `enum D { Yes, No }
+workflow W { Initial = A; event Go(string why, D d);
+  state A { subscribe Go; on Go { Log(why, d); Yes { goto B; } No { } } }
+  terminal B { } }
+`
+	prog, _ := parser.Parse([]parser.Source{{Name: "e.wf", Src: src}}, parser.Options{Workers: 1})
+	res := check.Check(prog)
+	if len(res.Diags) > 0 {
+		t.Fatal(res.Diags)
+	}
+	w := res.Program.Workflows[0]
+	go_ := w.Events[0]
+	h := w.States[0].Handlers[0]
+	if h.Params != nil || h.EnumParam != go_.Params[1] || h.EnumParam.Index != 1 || h.Enum != res.Program.Enums[0] {
+		t.Errorf("handler: params %v, enum parameter %v", h.Params, h.EnumParam)
+	}
+	log := h.Body.Stmts[0].(*check.Call)
+	if log.Args[0].Param != go_.Params[0] || log.Args[1].Param != go_.Params[1] {
+		t.Errorf("arguments: %+v", log.Args)
+	}
+	if yes := h.Body.Stmts[1].(*check.Case); yes.Member != res.Program.Enums[0].Members[0] {
+		t.Errorf("case Yes: %v", yes.Member)
+	}
+}
+
+// TestModelLookups: the model's lookups of names from outside the program
+// (a signal's slot or argument, a run's workflow).
+func TestModelLookups(t *testing.T) {
+	src := `enum D { Yes, No }
+workflow W { Initial = A; event Go(D d); event Stop();
+  state A { subscribe Go as Work; subscribe Stop(); on Stop { goto B; } }
+  state B { subscribe Stop(); subscribe Go; on Stop { goto C; } }
+  terminal C { } }
+`
+	prog, _ := parser.Parse([]parser.Source{{Name: "l.wf", Src: src}}, parser.Options{Workers: 1})
+	res := check.Check(prog)
+	if len(res.Diags) > 0 {
+		t.Fatal(res.Diags)
+	}
+	p := res.Program
+	w := p.Workflows[0]
+	if p.WorkflowNamed("W") != w || p.WorkflowNamed("V") != nil {
+		t.Errorf("WorkflowNamed")
+	}
+	if w.EventNamed("Stop") != w.Events[1] || w.EventNamed("Work") != nil {
+		t.Errorf("EventNamed")
+	}
+	if e := p.Enums[0]; e.MemberNamed("No") != e.Members[1] || e.MemberNamed("Maybe") != nil {
+		t.Errorf("MemberNamed")
+	}
+	a, b := w.States[0], w.States[1]
+	stop := w.SlotNamed("Stop")
+	if len(stop.Subscriptions) != 2 || stop.In(a) != a.Subscriptions[1] || stop.In(b) != b.Subscriptions[0] || stop.In(w.States[2]) != nil {
+		t.Errorf("slot Stop: %+v", stop.Subscriptions)
+	}
+	if work, goSlot := w.SlotNamed("Work"), w.SlotNamed("Go"); work.In(a) != a.Subscriptions[0] || work.In(b) != nil || goSlot.In(a) != nil || goSlot.In(b) != b.Subscriptions[1] {
+		t.Errorf("slots Work and Go")
+	}
+	if none := w.SlotNamed("Nobody"); none.Name != "Nobody" || len(none.Subscriptions) != 0 {
+		t.Errorf("slot Nobody: %+v", none)
 	}
 }
 

@@ -18,7 +18,7 @@ func casesMissingMembers(c *checker, w *walk, h *ast.Handler) {
 	if h.Body == nil || h.Body.Bad || w.normalState() == nil {
 		return
 	}
-	e, param := c.handlerEnum(w.wf, w.state, h)
+	e, param := c.handlerEnum(w.wf, h)
 	if e == nil || e.Bad {
 		return
 	}

@@ -1,42 +1,25 @@
 package check_test
 
 import (
-	"fmt"
-	"regexp"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
-
-var wantRE = regexp.MustCompile(`// want((?:\s+WF\d{3})+)`)
 
 // checkWants checks src alone and compares the checker's diagnostics (line:
 // code) with its `// want` annotations; syntax errors are not expected.
 func checkWants(t *testing.T, src string) {
 	t.Helper()
-	prog, syntax := parser.Parse([]parser.Source{{Name: "t.wf", Src: src}}, parser.Options{Workers: 1})
+	files := []parser.Source{{Name: "t.wf", Src: src}}
+	prog, syntax := parser.Parse(files, parser.Options{Workers: 1})
 	if len(syntax) > 0 {
 		t.Fatalf("syntax error: %s", syntax[0].Message)
 	}
-	var want, got []string
-	for i, line := range strings.Split(src, "\n") {
-		for _, m := range wantRE.FindAllStringSubmatch(line, -1) {
-			for _, code := range strings.Fields(m[1]) {
-				want = append(want, fmt.Sprintf("%d: %s", i+1, code))
-			}
-		}
-	}
-	for _, d := range check.Check(prog).Diags {
-		got = append(got, fmt.Sprintf("%d: %s", d.Range.Start.Line, d.Code))
-	}
-	slices.Sort(want)
-	slices.Sort(got)
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(golden.Wants(files, nil), golden.Got(check.Check(prog).Diags)); diff != "" {
 		t.Errorf("-want +got:\n%s", diff)
 	}
 }

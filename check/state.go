@@ -45,6 +45,7 @@ func (c *checker) state(wc *wfCtx, s *ast.State) {
 	c.stateSettings(s)
 	if s.Kind != ast.Normal {
 		wc.stateTargets(s, nil) // what it waits for is WF116 (terminalWaits)
+		c.terminalRefs(wc, s)
 		return
 	}
 	slots, explains := c.subscriptions(sc)
@@ -85,6 +86,8 @@ func (c *checker) subscriptions(sc *stCtx) (slots map[string]*ast.Subscribe, exp
 		ev, known := wc.events.get(sub.Event.Name)
 		if !known {
 			explains = append(explains, c.undeclaredEvent(wc, s, sub)...)
+		} else {
+			wc.resolved(sub, ref{event: ev})
 		}
 		if known && sub.Params != nil {
 			c.paramsMatch(sub.Params, ev, "this subscription")
@@ -162,11 +165,11 @@ func (c *checker) handlers(sc *stCtx, slots map[string]*ast.Subscribe, explains 
 			}
 			sc.meant(h, sub)
 		}
-		ev := wc.events.lookup(sub.Event.Name)
+		ev := wc.refOf(sub).event
 		if h.Params != nil && ev != nil {
 			c.paramsMatch(h.Params, ev, fmt.Sprintf("handler `on %s`", h.Name.Name))
 		}
-		c.handlerBody(sc, h, ev)
+		c.handlerBody(sc, h, sub, ev)
 	}
 }
 
@@ -269,9 +272,12 @@ type blockCtx struct {
 	sc        *stCtx
 	enum      *ast.Enum // the enum of the handler's parameter, if any
 	enumParam string    // that parameter's name
-	inStep    bool
-	handler   bool   // the body of `on X`, where `default` may stand
-	where     string // for messages: "handler `on X`", "outcome `Exhausted`", …
+	// params are the handler's parameters in scope (handlerParams), which
+	// a call's arguments may name; nil outside a handler.
+	params  *ast.Params
+	inStep  bool
+	handler bool   // the body of `on X`, where `default` may stand
+	where   string // for messages: "handler `on X`", "outcome `Exhausted`", …
 	// typeUnknown: a parameter's type is unknown or declared twice (WF102,
 	// WF101 say so), so whether cases fit cannot be known.
 	typeUnknown bool
@@ -291,65 +297,66 @@ func capitalDefault(label string, inHandler, blockHasDefault bool) bool {
 	return inHandler && !blockHasDefault && label != "default" && strings.EqualFold(label, "default")
 }
 
-func (c *checker) handlerBody(sc *stCtx, h *ast.Handler, ev *ast.Event) {
-	if h.Body == nil {
-		return
+// handlerBody checks the body of handler h, which answers subscription sub
+// (of event ev, nil when undeclared), and records what h resolved to.
+func (c *checker) handlerBody(sc *stCtx, h *ast.Handler, sub *ast.Subscribe, ev *ast.Event) {
+	bc := &blockCtx{sc: sc, handler: true, where: fmt.Sprintf("handler `on %s`", h.Name.Name), params: handlerParams(h, ev)}
+	var p *ast.Param
+	bc.enum, p, bc.typeUnknown = c.paramEnum(h, ev)
+	if p != nil {
+		bc.enumParam = p.Name.Name
 	}
-	bc := &blockCtx{sc: sc, handler: true, where: fmt.Sprintf("handler `on %s`", h.Name.Name)}
-	bc.enum, bc.enumParam, bc.typeUnknown = c.paramEnum(h, ev)
-	c.block(bc, h.Body)
+	sc.wc.resolved(h, ref{sub: sub, enum: bc.enum, param: p})
+	if h.Body != nil {
+		c.block(bc, h.Body)
+	}
 }
 
 // orphanBody checks the body of a handler that answers no subscription of
 // its state (WF105 or WF104 says why). Without parameters of its own, the
 // enum its cases match is unknowable, so its case labels are not checked.
 func (c *checker) orphanBody(sc *stCtx, h *ast.Handler) {
-	if h.Body == nil {
-		return
+	bc := &blockCtx{sc: sc, handler: true, where: fmt.Sprintf("handler `on %s`", h.Name.Name), params: h.Params}
+	var p *ast.Param
+	bc.enum, p, bc.typeUnknown = c.paramEnum(h, nil)
+	if p != nil {
+		bc.enumParam = p.Name.Name
 	}
-	bc := &blockCtx{sc: sc, handler: true, where: fmt.Sprintf("handler `on %s`", h.Name.Name)}
-	bc.enum, bc.enumParam, bc.typeUnknown = c.paramEnum(h, nil)
+	sc.wc.resolved(h, ref{enum: bc.enum, param: p})
 	bc.typeUnknown = bc.typeUnknown || h.Params == nil
-	c.block(bc, h.Body)
+	if h.Body != nil {
+		c.block(bc, h.Body)
+	}
 }
 
 // paramEnum finds the enum a handler's cases match: the type of its first
-// enum parameter (written on the handler, else on the event). unknown is
-// true when a parameter before it has a type unknown or declared twice.
-func (c *checker) paramEnum(h *ast.Handler, ev *ast.Event) (e *ast.Enum, param string, unknown bool) {
-	params := h.Params
-	if params == nil && ev != nil {
-		params = ev.Params
-	}
+// enum parameter (written on the handler, else on the event), and that
+// parameter. unknown is true when a parameter before it has a type unknown
+// or declared twice.
+func (c *checker) paramEnum(h *ast.Handler, ev *ast.Event) (e *ast.Enum, param *ast.Param, unknown bool) {
+	params := handlerParams(h, ev)
 	if params == nil {
-		return nil, "", false
+		return nil, nil, false
 	}
 	for _, p := range params.List {
 		if !c.typeKnown(p.Type) {
-			return nil, "", true // it may be the enum meant
+			return nil, nil, true // it may be the enum meant
 		}
 		if en := c.enumOf(p.Type); en != nil {
-			return en, p.Name.Name, false
+			return en, p, false
 		}
 	}
-	return nil, "", false
+	return nil, nil, false
 }
 
-// handlerEnum is paramEnum for a handler of state s, through its
-// subscription's event.
-func (c *checker) handlerEnum(wc *wfCtx, s *ast.State, h *ast.Handler) (*ast.Enum, string) {
-	var ev *ast.Event
-	for _, sub := range s.Subscribes {
-		if sub.Slot().Name == h.Name.Name {
-			ev = wc.events.lookup(sub.Event.Name)
-			break
-		}
+// handlerEnum is the enum handler h's cases match and the name of its
+// parameter of that type, as the resolver found them (handlerBody).
+func (c *checker) handlerEnum(wc *wfCtx, h *ast.Handler) (*ast.Enum, string) {
+	r := wc.refOf(h)
+	if r.enum == nil || r.param == nil || r.param.Name == nil {
+		return nil, ""
 	}
-	if f := c.stFacts[s]; ev == nil && f != nil && f.meantSubs[h] != nil {
-		ev = wc.events.lookup(f.meantSubs[h].Event.Name) // a handler WF105 says is meant for it
-	}
-	e, param, _ := c.paramEnum(h, ev)
-	return e, param
+	return r.enum, r.param.Name.Name
 }
 
 func orList(xs []string) string { return joinList(xs, "or") }
@@ -386,7 +393,9 @@ func (c *checker) block(bc *blockCtx, b *ast.Block) {
 				continue
 			}
 			bc.sc.targets = append(bc.sc.targets, st.Target)
-			c.resolveState(bc.sc.wc, st.Target)
+			if to := c.resolveState(bc.sc.wc, st.Target); to != nil {
+				bc.sc.wc.resolved(st, ref{state: to})
+			}
 			if bc.inStep {
 				c.report(st.Range, diag.WF118, "`goto` inside a durable step: a step's body runs external calls only; move `goto %s;` after the step", st.Target.Name)
 			}
@@ -403,7 +412,7 @@ func (c *checker) block(bc *blockCtx, b *ast.Block) {
 			}
 			c.block(bc, st.Body)
 		case *ast.Case:
-			c.caseLabel(bc, st.Label, &caseScope)
+			c.caseLabel(bc, st, &caseScope)
 			c.block(bc, st.Body)
 		case *ast.CallStmt:
 			c.callStmt(bc, st)
@@ -426,9 +435,11 @@ func keywordRange(r diag.Range, kw string) diag.Range {
 	return diag.Range{Start: r.Start, End: end}
 }
 
-// caseLabel checks a case label (WF109). A label close to a member is told
-// so; the rule casesMissingMembers counts it as that member.
-func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
+// caseLabel checks a case label (WF109) and records the member it names.
+// A label close to a member is told so; the rule casesMissingMembers
+// counts it as that member.
+func (c *checker) caseLabel(bc *blockCtx, cs *ast.Case, sc *scope) {
+	label := cs.Label
 	if bc.typeUnknown {
 		return
 	}
@@ -436,16 +447,17 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
 		c.report(label.Range, diag.WF109, "case `%s` in %s, which has no enum parameter to match: cases go in a handler such as `on Done(Decision d) { %s { … } }`", label.Name, bc.where, label.Name)
 		return
 	}
+	m := c.model.enums[bc.enum].member(label.Name)
+	if m != nil {
+		bc.sc.wc.resolved(cs, ref{member: m})
+	}
 	if !sc.declare(label) {
 		return
 	}
-	if bc.enum.Bad {
+	if bc.enum.Bad || m != nil {
 		return
 	}
 	set := c.memberSet(bc.enum)
-	if _, found := slices.BinarySearch(set.Names(), label.Name); found {
-		return
-	}
 	if capitalDefault(label.Name, bc.handler, bc.hasDefault) {
 		d := c.report(label.Range, diag.WF109, "case `%s` is not a member of `%s`, the type of `%s`; did you mean `default`? (keywords are lower-case)", label.Name, bc.enum.Name.Name, bc.enumParam)
 		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("replace `%s` with `default`", label.Name),
@@ -464,6 +476,7 @@ func (c *checker) caseLabel(bc *blockCtx, label *ast.Ident, sc *scope) {
 func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 	name, _ := ast.DottedName(st.Call.Fun)
 	if st.Body == nil {
+		bc.sc.wc.callArgs(st.Call, bc.params)
 		if name == "Workflow.Once" {
 			c.report(st.Call.Range, diag.WF118, "`Workflow.Once` is a durable step and needs a body: write `Workflow.Once(\"name\") { … }`")
 		}
@@ -475,7 +488,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 			shown = ast.Compact(c.file.Text(st.Call.Fun.Rng()))
 		}
 		c.report(st.Call.Fun.Rng(), diag.WF118, "unknown step `%s`: the only durable step is `Workflow.Once(\"name\", retry: policy) { … }`", shown)
-		c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step"}, st.Body)
+		c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step", params: bc.params}, st.Body)
 		return
 	}
 	if bc.inStep {
@@ -541,7 +554,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 	cons.Lintable = cons.Policy != nil && cons.Policy.Valid && cons.Policy.Max != nil
 	c.res.Consumers = append(c.res.Consumers, cons)
 	c.consumerAt[st] = cons
-	c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step"}, st.Body)
+	c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step", params: bc.params}, st.Body)
 }
 
 // stepUnbounded reports WF302 with its fix.

@@ -47,8 +47,9 @@ type TestAction struct {
 	// Event and Args, for TestSend: one argument per parameter.
 	Event *Event
 	Args  []TestArg
-	// Slot, for TestTake.
-	Slot string
+	// Slot, for TestTake: its subscriptions, of which a run takes the one
+	// of the state it is in.
+	Slot *Slot
 }
 
 // TestArg is an event's argument in a test: its expression and, for a
@@ -100,13 +101,16 @@ type Expect struct {
 	HasAt bool
 	// State, for ExpectState and ExpectEnd.
 	State *State
-	// Step, for ExpectGaveUp and ExpectAttempts: the step's name.
-	Step string
+	// Step, for ExpectGaveUp and ExpectAttempts.
+	Step *Step
 	// Attempts, for ExpectAttempts: the attempts' start times.
 	Attempts []Ticks
-	// Call and Args, for ExpectCall: the call's dotted name and arguments.
-	Call string
-	Args []Arg
+	// Call and Args, for ExpectCall: the call's dotted name as written,
+	// and its arguments; Calls are the workflow's call statements of that
+	// name, any of which the run may make.
+	Call  string
+	Args  []Arg
+	Calls []*Call
 }
 
 // testItems are the statements a test may hold, for "did you mean".
@@ -523,22 +527,19 @@ func (r *testResolver) take(st *ast.CallStmt) {
 	if r.w == nil {
 		return
 	}
-	var cands []string
-	var sub *Subscription
-	for _, s := range r.w.States {
-		for _, x := range s.Subscriptions {
-			cands = append(cands, x.Slot())
-			if x.Slot() == n.Name && sub == nil {
-				sub = x
+	slot := r.w.SlotNamed(n.Name)
+	if len(slot.Subscriptions) == 0 {
+		var cands []string
+		for _, s := range r.w.States {
+			for _, x := range s.Subscriptions {
+				cands = append(cands, x.Slot())
 			}
 		}
-	}
-	if sub == nil {
 		c.report(n.Range, diag.WF501, "workflow `%s` has no slot `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
 		return
 	}
-	c.res.Program.Info.use(n, sub)
-	r.t.Actions = append(r.t.Actions, &TestAction{Decl: st, Kind: TestTake, At: t, Slot: n.Name})
+	c.res.Program.Info.use(n, slot.Subscriptions[0])
+	r.t.Actions = append(r.t.Actions, &TestAction{Decl: st, Kind: TestTake, At: t, Slot: slot})
 }
 
 // stepName reads a step's name, a string literal, and finds its steps.
@@ -648,17 +649,21 @@ func (r *testResolver) expect(st *ast.CallStmt, name string) {
 		if !r.count(name, call, pos, 1, false, `Expect.GaveUp("charge-card")`) {
 			return
 		}
-		if x.Step, _, ok = r.stepName(name, pos[0]); !ok {
+		var steps []*Step
+		if _, steps, ok = r.stepName(name, pos[0]); !ok {
 			return
 		}
+		x.Step = steps[0]
 	case "Expect.Attempts":
 		x.Kind = ExpectAttempts
 		if !r.count(name, call, pos, 1, true, `Expect.Attempts("charge-card", TimeSpan.Zero, TimeSpan.FromSeconds(2))`) {
 			return
 		}
-		if x.Step, _, ok = r.stepName(name, pos[0]); !ok {
+		var steps []*Step
+		if _, steps, ok = r.stepName(name, pos[0]); !ok {
 			return
 		}
+		x.Step = steps[0]
 		good := true
 		for i, a := range pos[1:] {
 			t, ok := r.time(a.Value, fmt.Sprintf("attempt %d's time", i+1))
@@ -739,13 +744,16 @@ func (r *testResolver) expectedCall(x *Expect, a *ast.Arg) bool {
 	var cands []string
 	for _, s := range r.w.States {
 		eachCall(s, func(cl *Call) {
+			if cl.Fun == fun {
+				x.Calls = append(x.Calls, cl)
+			}
 			if cl.Fun != "" && !seen[cl.Fun] {
 				seen[cl.Fun] = true
 				cands = append(cands, cl.Fun)
 			}
 		})
 	}
-	if !seen[fun] {
+	if len(x.Calls) == 0 {
 		c.report(call.Fun.Rng(), diag.WF501, "workflow `%s` makes no call `%s`%s", r.w.Decl.Name.Name, fun, c.didYouMean(call.Fun.Rng(), fun, cands))
 		return false
 	}

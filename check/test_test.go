@@ -46,7 +46,7 @@ test "approve" {
 		t.Fatalf("%d actions", len(tt.Actions))
 	}
 	take, send := tt.Actions[0], tt.Actions[1]
-	if take.Kind != check.TestTake || take.Slot != "Decided" || take.At != 2*60*10_000_000 {
+	if take.Kind != check.TestTake || take.Slot.Name != "Decided" || len(take.Slot.Subscriptions) != 1 || take.Slot.In(w.Initial) != w.Initial.Subscriptions[0] || take.At != 2*60*10_000_000 {
 		t.Errorf("take: %+v", take)
 	}
 	if send.Kind != check.TestSend || send.Event != w.Events[0] || send.At != 60*10_000_000 ||
@@ -63,10 +63,12 @@ test "approve" {
 	if st.Kind != check.ExpectState || st.State != w.StateNamed("Review") || !st.HasAt || st.At != 30*10_000_000 {
 		t.Errorf("state: %+v", st)
 	}
-	if at.Kind != check.ExpectAttempts || at.Step != "notify" || len(at.Attempts) != 2 || at.Attempts[1] != 61*10_000_000 {
+	if at.Kind != check.ExpectAttempts || at.Step != w.Steps[0] || len(at.Attempts) != 2 || at.Attempts[1] != 61*10_000_000 {
 		t.Errorf("attempts: %+v", at)
 	}
-	if call.Kind != check.ExpectCall || call.Call != "Mail.Send" || len(call.Args) != 2 || call.Args[1].Label != "to" || call.HasAt {
+	mailSend := w.Steps[0].Body.Stmts[0]
+	if call.Kind != check.ExpectCall || call.Call != "Mail.Send" || len(call.Args) != 2 || call.Args[1].Label != "to" || call.HasAt ||
+		len(call.Calls) != 1 || call.Calls[0] != mailSend {
 		t.Errorf("call: %+v", call)
 	}
 	if o := p.Info.Uses[send.Decl.Call.Args[0].Value.(*ast.Call).Fun]; o != w.Events[0] {

@@ -146,9 +146,15 @@ type wfCtx struct {
 	model  *Workflow // what the builder made of it, for the rules
 	states byName[*ast.State]
 	events byName[*ast.Event]
-	// tracked is the enum of `Tracks`, if it resolved.
-	tracked *ast.Enum
-	tracks  *ast.Setting // the `Tracks` setting, for related locations
+	// tracked is the enum of `Tracks`, if it resolved, and trackedEntity
+	// and trackedField what it names.
+	tracked       *ast.Enum
+	trackedEntity *ast.Entity
+	trackedField  *ast.Field
+	tracks        *ast.Setting // the `Tracks` setting, for related locations
+	// refs are what each reference of the workflow resolved to (refs.go),
+	// in the checker's table.
+	refs    *refTable
 	steps   scope
 	aliases scope
 	// edges are each checked state's goto targets, in source order.
@@ -173,7 +179,7 @@ type wfCtx struct {
 }
 
 func (c *checker) workflow(w *ast.Workflow) {
-	wc := &wfCtx{w: w, states: newByName[*ast.State](len(w.States)), events: newByName[*ast.Event](len(w.Events))}
+	wc := &wfCtx{w: w, states: newByName[*ast.State](len(w.States)), events: newByName[*ast.Event](len(w.Events)), refs: &c.refs}
 	if c.wfFacts[w] == nil {
 		c.wfFacts[w] = wc
 	}
@@ -206,7 +212,8 @@ func (c *checker) workflow(w *ast.Workflow) {
 		}
 		switch s.Name.Name {
 		case "Tracks":
-			wc.tracked, wc.tracks = c.tracks(s), s
+			wc.tracked, wc.trackedEntity, wc.trackedField = c.tracks(s)
+			wc.tracks = s
 		case "Autostart":
 			if s.Value != nil && !ast.HasBad(s.Value) && kindOfExpr(s.Value) != kBool {
 				c.report(s.Value.Rng(), diag.WF107, "`Autostart` takes a bool: write `Autostart = true;` or `Autostart = false;`")
@@ -284,10 +291,11 @@ func firstStateName(w *ast.Workflow) string {
 	return "StateName"
 }
 
-// tracks checks `Tracks = Entity.Field;` and returns the tracked enum.
-func (c *checker) tracks(s *ast.Setting) *ast.Enum {
+// tracks checks `Tracks = Entity.Field;` and returns the tracked enum, with
+// the entity and the field, when all resolved.
+func (c *checker) tracks(s *ast.Setting) (*ast.Enum, *ast.Entity, *ast.Field) {
 	if s.Value == nil || ast.HasBad(s.Value) {
-		return nil
+		return nil, nil, nil
 	}
 	sel, ok := ast.Unparen(s.Value).(*ast.Selector)
 	var ent *ast.Entity
@@ -298,24 +306,24 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 			case nil:
 				// Unknown: WF102 at this reference, like every other one.
 				c.report(n.Range, diag.WF102, "unknown entity `%s`%s", n.Name, c.suggest(n.Range, n.Name, c.entitySet()))
-				return nil
+				return nil, nil, nil
 			case *ast.Entity:
 				if c.duplicated[n.Name] {
-					return nil // which one is meant is unknowable (WF101)
+					return nil, nil, nil // which one is meant is unknowable (WF101)
 				}
 				ent = d.(*ast.Entity)
 			default:
 				c.report(s.Value.Rng(), diag.WF112, "`Tracks` names `%s`, which is %s, not an entity%s", n.Name, kindOf(d), c.suggest(n.Range, n.Name, c.entitySet()))
-				return nil
+				return nil, nil, nil
 			}
 		}
 	}
 	if ent == nil {
 		c.report(s.Value.Rng(), diag.WF112, "`Tracks` takes `Entity.Field`, an enum-typed field of an entity, as in `Tracks = Job.Stage;`")
-		return nil
+		return nil, nil, nil
 	}
 	if ent.Bad {
-		return nil
+		return nil, nil, nil
 	}
 	var names []string
 	for _, f := range ent.Fields {
@@ -324,20 +332,20 @@ func (c *checker) tracks(s *ast.Setting) *ast.Enum {
 			continue
 		}
 		if !c.typeKnown(f.Type) {
-			return nil // WF102 or WF101 on the field's type says why
+			return nil, nil, nil // WF102 or WF101 on the field's type says why
 		}
 		e := c.enumOf(f.Type)
 		if e == nil {
 			c.report(s.Value.Rng(), diag.WF112, "`Tracks` needs an enum-typed field; `%s.%s` is of type `%s`", ent.Name.Name, f.Name.Name, c.typeName(f.Type))
-			return nil
+			return nil, nil, nil
 		}
 		if e.Bad {
-			return nil
+			return nil, nil, nil
 		}
-		return e
+		return e, ent, f
 	}
 	c.report(s.Value.Rng(), diag.WF112, "entity `%s` has no field `%s`%s", ent.Name.Name, sel.Sel.Name, c.didYouMean(sel.Sel.Range, sel.Sel.Name, names))
-	return nil
+	return nil, nil, nil
 }
 
 // stateNames is stateSet, prepared on first use.
@@ -495,8 +503,10 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 	}
 	meant := map[string]bool{}
 	var statelessSet *nameSet
+	tracked := c.model.enums[e]
 	for _, s := range wc.w.States {
 		if members[s.Name.Name] {
+			wc.resolved(s, ref{member: tracked.member(s.Name.Name)})
 			continue
 		}
 		if statelessSet == nil {

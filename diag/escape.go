@@ -172,3 +172,17 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 // are escaped by the encoder inside strings; outside them they are the
 // document's own line breaks.
 func jsonUnsafe(r rune) bool { return r >= 0x7f && r != utf8.RuneError && unsafeRune(r) }
+
+// Shorten cuts a long piece of source (a token, a name) for a message, at
+// a character boundary: 37 bytes at most, then "…". The lexer and the
+// parser quote input through it, so a message stays one readable line.
+func Shorten(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	cut := 37
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -176,3 +176,20 @@ func command(line string) bool {
 	t := strings.TrimLeft(line, " \t")
 	return strings.HasPrefix(t, "::") || strings.HasPrefix(t, "##[")
 }
+
+// TestShorten: text up to 40 bytes is kept; longer text is cut to at most
+// 37 bytes at a character boundary, then "…".
+func TestShorten(t *testing.T) {
+	long := strings.Repeat("a", 36) + "ééé"
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{strings.Repeat("x", 40), strings.Repeat("x", 40)},
+		{strings.Repeat("x", 41), strings.Repeat("x", 37) + "…"},
+		{long + "b", strings.Repeat("a", 36) + "…"}, // é spans bytes 36–37: cut before it
+		{strings.Repeat("a", 35) + "ééé", strings.Repeat("a", 35) + "é…"},
+	} {
+		if got := Shorten(c.in); got != c.want {
+			t.Errorf("Shorten(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func parse(name, src string) (*lexer.Result, error) {
 	if len(errs) > 0 {
 		return nil, &SyntaxError{Diags: diag.Sort(errs, []string{name})}
 	}
-	lx := lexer.Lex(name, src)
+	lx := parser.Lex(name, src)
 	return &lx, nil
 }
 

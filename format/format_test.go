@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/lexer"
+	"github.com/wfc-lang/wfc/parser"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -17,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // tidy formats src, which must lex cleanly.
 func tidy(t testing.TB, src string) string {
 	t.Helper()
-	lx := lexer.Lex("t.wf", src)
+	lx := parser.Lex("t.wf", src)
 	out, err := Layout(src, &lx)
 	if err != nil {
 		t.Fatalf("Layout: %v", err)
@@ -28,7 +29,7 @@ func tidy(t testing.TB, src string) string {
 // lexemes is the token sequence of src, comments included, for comparing
 // before and after: line comments lose trailing blanks, nothing else changes.
 func lexemes(src string) []string {
-	lx := lexer.Lex("t.wf", src)
+	lx := parser.Lex("t.wf", src)
 	var out []string
 	ci := 0
 	for _, t := range lx.Tokens {
@@ -49,7 +50,7 @@ func lexemes(src string) []string {
 // that formatting is idempotent.
 func checkProperties(t *testing.T, name, src string) {
 	t.Helper()
-	lx := lexer.Lex(name, src)
+	lx := parser.Lex(name, src)
 	if len(lx.Diags) > 0 {
 		if _, err := Layout(src, &lx); err != ErrLex {
 			t.Errorf("%s: Layout of source with lexical errors: got %v, want ErrLex", name, err)
@@ -81,7 +82,7 @@ func checkProperties(t *testing.T, name, src string) {
 // covered lists, for each `wfc:ignore` comment of src, the indices of the
 // tokens on the line it covers: what it can silence.
 func covered(src string) [][]int {
-	lx := lexer.Lex("t.wf", src)
+	lx := parser.Lex("t.wf", src)
 	var out [][]int
 	for _, ig := range lx.Ignores {
 		line := ig.Range.Start.Line
@@ -242,7 +243,7 @@ func TestRules(t *testing.T) {
 // them (ErrLex) or lets them pass (ErrBinary).
 func TestLayoutRefusesControlCharacters(t *testing.T) {
 	for _, src := range []string{"a; // \x01", "a; /* \x02 */", "a; /* \xff */", "x = \"\x1b\";"} {
-		lx := lexer.Lex("c.wf", src)
+		lx := parser.Lex("c.wf", src)
 		want := ErrBinary
 		if len(lx.Diags) > 0 {
 			want = ErrLex
@@ -285,7 +286,7 @@ func BenchmarkLayout(b *testing.B) {
 		b.Fatal(err)
 	}
 	src := strings.Repeat(string(one)+"\n", 1<<20/len(one))
-	lx := lexer.Lex("bench.wf", src)
+	lx := parser.Lex("bench.wf", src)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	cpu := cpuTime(b)

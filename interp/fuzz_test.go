@@ -56,7 +56,7 @@ func FuzzRun(f *testing.F) {
 				}
 			case 2:
 				a.Kind = interp.ActTake
-				a.Slot = []string{"Worker", "Nobody", "Done", "Poke"}[data[i+1]%4]
+				a.Slot = p.wf.SlotNamed([]string{"Worker", "Nobody", "Done", "Poke"}[data[i+1]%4])
 			}
 			sc.Actions = append(sc.Actions, a)
 		}

@@ -11,35 +11,6 @@ import (
 	"github.com/wfc-lang/wfc/codegen"
 )
 
-// Env is what a Machine needs from the engine that runs it: the time, the
-// external calls and the attempts of durable steps. The virtual clock of Run
-// is one Env; integration/temporal's workflow is another.
-type Env interface {
-	// Now is the run's time, in ticks from its start.
-	Now() Ticks
-	// Call performs an external call made outside a durable step.
-	Call(inv Invocation)
-	// Step runs a durable step from Now: attempt after attempt, each
-	// performing calls, waiting the step's policy (sched) between failed
-	// attempts, until one succeeds or the budget is spent. It returns when
-	// each attempt started and whether the last succeeded; Now is then the
-	// end of the last attempt. An Env may stop early, with fewer Starts
-	// than the budget and OK false: the Machine then stops the run.
-	Step(s *check.Step, sched *codegen.Schedule, calls []Invocation) StepResult
-}
-
-// Invocation is an external call: its dotted name and evaluated arguments.
-type Invocation struct {
-	Name string
-	Args []Value
-}
-
-// StepResult is what running a durable step's attempts came to.
-type StepResult struct {
-	Starts []Ticks // when each attempt started
-	OK     bool    // the last attempt succeeded
-}
-
 // phase is where a milestone of the current state is.
 type phase uint8
 
@@ -58,10 +29,15 @@ type milestoneRun struct {
 	due   Ticks
 }
 
-// Machine is one run of a workflow. It is not safe for concurrent use.
+// Machine is one run of a workflow: it holds the run's state and decides
+// what happens when an action arrives or a deadline falls due. It never
+// reads a clock of its own or sleeps: its Clock says the time and what
+// happens next (Drive), its Executor performs calls and steps. It is not
+// safe for concurrent use.
 type Machine struct {
 	wf     *check.Workflow
-	env    Env
+	clock  Clock
+	exec   Executor
 	scheds map[*check.Consumer]*codegen.Schedule
 	tr     Transcript
 
@@ -88,16 +64,36 @@ type Machine struct {
 	// call, a step, and a case or default whose body runs. Coverage
 	// (wfc test --cover) counts with it.
 	OnStmt func(check.Stmt)
+	// OnEntry, if set, is told of every entry as it is recorded: its
+	// index in the transcript, the entry, and the model object it is about
+	// (Subject). The judge of tests and coverage (wftest) read runs through
+	// it, comparing objects, never the entries' names.
+	OnEntry func(i int, e *Entry, about Subject)
 }
 
-// NewMachine prepares a run of wf, one of res's workflows; res must have no
-// errors. scheds are the program's lowered schedules (codegen.Lower with
-// zero Options); nil lowers them here.
-func NewMachine(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedule, env Env) *Machine {
+// Subject is the model object an entry is about, by the entry's kind:
+//
+//	start                             *check.Workflow
+//	enter, end, waiting, stopped      *check.State (entered, ended in, waiting in; the state the run is in, nil before it starts)
+//	track                             *check.EnumMember
+//	accept, take                      *check.Subscription
+//	reject                            *check.Event sent, *check.Slot taken, nil for a start
+//	open, pass, met, exhausted,
+//	outcome, and a window's wait      *check.Milestone
+//	attempt, fail, done, give-up,
+//	and a step's wait                 *check.Step
+//	call                              *check.Call
+type Subject = any
+
+// NewMachine prepares a run of wf, one of res's workflows, on an engine's
+// clock and executor; res must have no errors. scheds are the program's
+// lowered schedules (codegen.Lower with zero Options); nil lowers them
+// here. Drive runs it.
+func NewMachine(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedule, clock Clock, exec Executor) *Machine {
 	if scheds == nil {
 		scheds = codegen.Lower(res, codegen.Options{})
 	}
-	m := &Machine{wf: wf, env: env, scheds: make(map[*check.Consumer]*codegen.Schedule, len(scheds))}
+	m := &Machine{wf: wf, clock: clock, exec: exec, scheds: make(map[*check.Consumer]*codegen.Schedule, len(scheds))}
 	if f := wf.Tracked; f != nil {
 		m.trackField = f.Entity.Decl.Name.Name + "." + f.Decl.Name.Name
 	}
@@ -114,44 +110,61 @@ func (m *Machine) Transcript() *Transcript { return &m.tr }
 // State is the state the run is in (nil before it starts).
 func (m *Machine) State() *check.State { return m.state }
 
-// Started and Ended report where the run is.
-func (m *Machine) Started() bool { return m.started }
-func (m *Machine) Ended() bool   { return m.ended }
+// Ended reports whether the run has ended (or was stopped).
+func (m *Machine) Ended() bool { return m.ended }
 
-// record appends an entry at the current time, or stops the run at
-// MaxEntries.
+// record appends an entry about subject at the current time, or stops the
+// run at MaxEntries.
 // It takes a pointer so that an entry is copied once, into the transcript.
-func (m *Machine) record(e *Entry) {
+func (m *Machine) record(e *Entry, about Subject) {
 	if m.stopped {
 		return
 	}
-	if len(m.tr.Entries) >= m.limit()-1 {
-		m.Stop("the transcript reached " + strconv.Itoa(m.limit()) + " entries")
+	if m.full() {
+		m.stop("the transcript reached " + strconv.Itoa(m.limit()) + " entries")
 		return
 	}
-	m.tr.Entries = append(m.tr.Entries, *e)
-	last := &m.tr.Entries[len(m.tr.Entries)-1]
-	if !last.Held {
-		last.Due = last.At
+	if !e.Held {
+		e.Due = e.At
 	}
-	if last.State == "" && m.state != nil {
-		last.State = m.state.Decl.Name.Name
+	if e.State == "" && m.state != nil {
+		e.State = m.state.Decl.Name.Name
+	}
+	m.add(e, about)
+}
+
+// add appends an entry to the transcript and tells OnEntry.
+func (m *Machine) add(e *Entry, about Subject) {
+	m.tr.Entries = append(m.tr.Entries, *e)
+	if m.OnEntry != nil {
+		i := len(m.tr.Entries) - 1
+		m.OnEntry(i, &m.tr.Entries[i], about)
 	}
 }
 
-// now is the env's time; held reports whether something due at due is
-// handled late (it fell due while a step waited).
+// full reports whether the transcript has room for its last entry only
+// (the one that says the run stopped).
+func (m *Machine) full() bool { return len(m.tr.Entries) >= m.limit()-1 }
+
+// at is an entry at the clock's time about something that fell due at
+// due: held when it is handled late (it fell due while a step waited).
 func (m *Machine) at(due Ticks) Entry {
-	now := m.env.Now()
+	now := m.clock.Now()
 	return Entry{At: now, Due: due, Held: due < now}
 }
 
-// Stop ends the run at a limit, with msg saying which.
-func (m *Machine) Stop(msg string) {
+// now is an entry at the clock's time.
+func (m *Machine) now(k Kind) Entry {
+	return Entry{At: m.clock.Now(), Kind: k}
+}
+
+// stop ends the run at a limit, with msg saying which.
+func (m *Machine) stop(msg string) {
 	if m.stopped {
 		return
 	}
-	m.tr.Entries = append(m.tr.Entries, Entry{At: m.env.Now(), Due: m.env.Now(), Kind: KStopped, Message: msg, State: m.stateName()})
+	now := m.clock.Now()
+	m.add(&Entry{At: now, Due: now, Kind: KStopped, Message: msg, State: m.stateName()}, m.state)
 	m.stopped, m.ended = true, true
 }
 
@@ -162,34 +175,35 @@ func (m *Machine) stateName() string {
 	return m.state.Decl.Name.Name
 }
 
-// Start starts the run: it records the start and enters Initial. A second
+// start starts the run: it records the start and enters Initial. A second
 // start is rejected.
-func (m *Machine) Start(due Ticks) {
+func (m *Machine) start(due Ticks) {
 	if m.started {
 		e := m.at(due)
 		e.Kind, e.Reason, e.Name = KReject, Started, "Start"
 		if m.ended {
 			e.Reason = Ended
 		}
-		m.record(&e)
+		m.record(&e, nil)
 		return
 	}
 	m.started = true
 	e := m.at(due)
 	e.Kind, e.State = KStart, m.wf.Decl.Name.Name
-	m.record(&e)
+	m.record(&e, m.wf)
 	if m.wf.Initial == nil {
-		m.Stop("the workflow has no Initial state")
+		m.stop("the workflow has no Initial state")
 		return
 	}
 	m.enter(m.wf.Initial)
 }
 
-// Finish closes a transcript whose scenario is over: a run still waiting
+// finish closes a transcript whose scenario is over: a run still waiting
 // records where.
-func (m *Machine) Finish() {
+func (m *Machine) finish() {
 	if !m.ended && m.started {
-		m.record(&Entry{At: m.env.Now(), Kind: KWaiting})
+		e := m.now(KWaiting)
+		m.record(&e, m.state)
 	}
 }
 
@@ -201,21 +215,28 @@ func (m *Machine) enter(s *check.State) {
 	m.ms = m.ms[:0]
 	m.msPool = m.msPool[:0]
 	m.taken = m.taken[:0]
-	m.record(&Entry{At: m.env.Now(), Kind: KEnter, State: s.Decl.Name.Name})
+	e := m.now(KEnter)
+	e.State = s.Decl.Name.Name
+	m.record(&e, s)
 	if m.wf.Tracked != nil && s.Member != nil {
-		m.record(&Entry{At: m.env.Now(), Kind: KTrack, Field: m.trackField, Member: s.Member.Ident.Name})
+		e := m.now(KTrack)
+		e.Field, e.Member = m.trackField, s.Member.Ident.Name
+		m.record(&e, s.Member)
 	}
 	switch s.Kind {
 	case ast.Terminal:
-		m.record(&Entry{At: m.env.Now(), Kind: KEnd})
+		e := m.now(KEnd)
+		m.record(&e, s)
 		m.ended = true
 		return
 	case ast.TerminalError:
-		m.record(&Entry{At: m.env.Now(), Kind: KEnd, Error: true, Message: s.Message})
+		e := m.now(KEnd)
+		e.Error, e.Message = true, s.Message
+		m.record(&e, s)
 		m.ended = true
 		return
 	}
-	now := m.env.Now()
+	now := m.clock.Now()
 	for _, sub := range s.Subscriptions {
 		for _, ms := range sub.Milestones {
 			if ms.Consumer == nil || m.scheds[ms.Consumer] == nil {
@@ -244,12 +265,12 @@ func (m *Machine) open(r *milestoneRun, at Ticks) {
 	r.phase, r.due = inWindow, satAdd(at, r.sched.Window)
 	e := m.msEntry(r, KOpen, at)
 	e.Until = r.due
-	m.record(&e)
+	m.record(&e, r.m)
 }
 
-// NextDeadline is when the earliest deadline of the current state falls
-// due, if there is one.
-func (m *Machine) NextDeadline() (Ticks, bool) {
+// nextDeadline is when the earliest deadline of the current state falls
+// due, if there is one (none once the run has ended).
+func (m *Machine) nextDeadline() (Ticks, bool) {
 	if r := m.nextRun(); r != nil {
 		return r.due, true
 	}
@@ -269,9 +290,9 @@ func (m *Machine) nextRun() *milestoneRun {
 	return best
 }
 
-// Fire handles the earliest deadline (the caller's clock has reached it):
-// a window passes, or a wait ends and the next window opens.
-func (m *Machine) Fire() {
+// fire handles the earliest deadline (the clock has reached it): a window
+// passes, or a wait ends and the next window opens.
+func (m *Machine) fire() {
 	r := m.nextRun()
 	if r == nil {
 		return
@@ -283,7 +304,7 @@ func (m *Machine) Fire() {
 		return
 	}
 	e := m.msEntry(r, KPass, due)
-	m.record(&e)
+	m.record(&e, r.m)
 	if r.n < r.sched.Attempts {
 		w := r.sched.WaitBefore(r.n + 1)
 		if w == 0 {
@@ -293,9 +314,9 @@ func (m *Machine) Fire() {
 		}
 		e := m.msEntry(r, KWait, due)
 		e.N, e.Wait = r.n+1, w
-		m.record(&e)
+		m.record(&e, r.m)
 		if due > timespan.MaxTicks-w {
-			m.Stop("the next window would open after TimeSpan.MaxValue")
+			m.stop("the next window would open after TimeSpan.MaxValue")
 			return
 		}
 		r.phase, r.due = inWait, due+w
@@ -303,7 +324,7 @@ func (m *Machine) Fire() {
 	}
 	r.phase = settled
 	e = m.msEntry(r, KExhausted, due)
-	m.record(&e)
+	m.record(&e, r.m)
 	visit := m.visit
 	for _, kind := range [...]check.OutcomeKind{check.Exhausted, m.giveUpKind(r.m)} {
 		for _, o := range r.m.Outcomes {
@@ -313,7 +334,7 @@ func (m *Machine) Fire() {
 			if kind != check.Exhausted {
 				e := m.msEntry(r, KOutcome, due)
 				e.Outcome = kind
-				m.record(&e)
+				m.record(&e, r.m)
 			}
 			m.block(o.Body, nil, visit)
 		}
@@ -335,18 +356,18 @@ func (m *Machine) meet(sub *check.Subscription, k check.MilestoneKind, due Ticks
 		}
 		e := m.msEntry(r, KMet, due)
 		e.InWait = r.phase == inWait
-		m.record(&e)
+		m.record(&e, r.m)
 		r.phase = settled
 	}
 }
 
-// Send delivers event ev with args, which fell due at due.
-func (m *Machine) Send(ev *check.Event, args []Value, due Ticks) {
+// send delivers event ev with args, which fell due at due.
+func (m *Machine) send(ev *check.Event, args []Value, due Ticks) {
 	e := m.at(due)
 	e.Name = ev.Decl.Name.Name
 	if r := m.refuse(); r != 0 {
 		e.Kind, e.Reason = KReject, r
-		m.record(&e)
+		m.record(&e, ev)
 		return
 	}
 	var sub *check.Subscription
@@ -358,33 +379,31 @@ func (m *Machine) Send(ev *check.Event, args []Value, due Ticks) {
 	}
 	if sub == nil {
 		e.Kind, e.Reason = KReject, NotSubscribed
-		m.record(&e)
+		m.record(&e, ev)
 		return
 	}
 	e.Kind, e.Args = KAccept, m.texts(args)
-	m.record(&e)
+	m.record(&e, sub)
 	m.meet(sub, check.Finished, due)
 	if h := sub.Handler; h != nil && h.Body != nil {
 		m.block(h.Body, &frame{h: h, args: args}, m.visit)
 	}
 }
 
-// Take takes the current state's slot named slot, which fell due at due.
-func (m *Machine) Take(slot string, due Ticks) {
+// take takes the current state's subscription of slot, which fell due at
+// due.
+func (m *Machine) take(slot *check.Slot, due Ticks) {
+	if slot == nil {
+		slot = &check.Slot{} // no slot of the workflow: every state rejects it
+	}
 	e := m.at(due)
-	e.Name = slot
+	e.Name = slot.Name
 	if r := m.refuse(); r != 0 {
 		e.Kind, e.Reason = KReject, r
-		m.record(&e)
+		m.record(&e, slot)
 		return
 	}
-	var sub *check.Subscription
-	for _, s := range m.state.Subscriptions {
-		if s.Slot() == slot {
-			sub = s
-			break
-		}
-	}
+	sub := slot.In(m.state)
 	switch {
 	case sub == nil:
 		e.Kind, e.Reason = KReject, NoSlot
@@ -394,10 +413,12 @@ func (m *Machine) Take(slot string, due Ticks) {
 		e.Kind = KTake
 		m.taken = append(m.taken, sub)
 	}
-	m.record(&e)
-	if e.Kind == KTake {
-		m.meet(sub, check.Assigned, due)
+	if e.Kind == KReject {
+		m.record(&e, slot)
+		return
 	}
+	m.record(&e, sub)
+	m.meet(sub, check.Assigned, due)
 }
 
 func (m *Machine) refuse() Reason {
@@ -438,51 +459,29 @@ func (m *Machine) values(n int) []Value {
 	return m.vals[k : k+n : k+n]
 }
 
-// frame is a running handler: its arguments.
+// frame is a running handler: its arguments, the event's, by position.
 type frame struct {
 	h    *check.Handler
 	args []Value
 }
 
-// lookup returns the argument a handler parameter named name holds.
-func (f *frame) lookup(name string) (Value, bool) {
-	if f == nil {
+// arg is the argument parameter p holds (p is one of the handler's
+// parameters in scope, which the model links).
+func (f *frame) arg(p *check.Param) (Value, bool) {
+	if f == nil || p == nil || p.Index >= len(f.args) {
 		return Value{}, false
 	}
-	if ps := f.h.Decl.Params; ps != nil {
-		for i, p := range ps.List {
-			if p.Name != nil && p.Name.Name == name && i < len(f.args) {
-				return f.args[i], true
-			}
-		}
-		return Value{}, false
-	}
-	if sub := f.h.Subscription; sub != nil && sub.Event != nil {
-		for i, p := range sub.Event.Params {
-			if p.Decl.Name != nil && p.Decl.Name.Name == name && i < len(f.args) {
-				return f.args[i], true
-			}
-		}
-	}
-	return Value{}, false
+	return f.args[p.Index], true
 }
 
-// member is the enum member the handler's cases match, or nil.
+// member is the enum member the handler's cases match: its enum
+// parameter's argument, or nil.
 func (f *frame) member() *check.EnumMember {
-	if f == nil || f.h.Enum == nil {
+	if f == nil {
 		return nil
 	}
-	if f.h.EnumParam != "" {
-		if v, ok := f.lookup(f.h.EnumParam); ok {
-			return v.Member
-		}
-	}
-	for _, v := range f.args {
-		if v.Member != nil && v.Member.Enum == f.h.Enum {
-			return v.Member
-		}
-	}
-	return nil
+	v, _ := f.arg(f.h.EnumParam)
+	return v.Member
 }
 
 // block runs a block's statements in order until a goto moves the run, the
@@ -521,8 +520,10 @@ func (m *Machine) block(b *check.Block, f *frame, visit int) {
 			return
 		case *check.Call:
 			inv := m.invocation(st, f)
-			m.record(&Entry{At: m.env.Now(), Kind: KCall, Name: inv.Name, Args: m.texts(inv.Args)})
-			m.env.Call(inv)
+			e := m.now(KCall)
+			e.Name, e.Args = inv.Name, m.texts(inv.Args)
+			m.record(&e, st)
+			m.exec.Call(inv)
 		case *check.Step:
 			m.step(st, f)
 		case *check.Case:
@@ -537,7 +538,8 @@ func (m *Machine) block(b *check.Block, f *frame, visit int) {
 	}
 }
 
-// step runs a durable step's attempts through the Env and records them.
+// step runs a durable step's attempts through the executor and records
+// them.
 func (m *Machine) step(s *check.Step, f *frame) {
 	var calls []Invocation
 	if s.Body != nil {
@@ -549,43 +551,51 @@ func (m *Machine) step(s *check.Step, f *frame) {
 	}
 	sched := m.scheds[s.Consumer]
 	if sched == nil {
-		m.Stop("step " + strconv.Quote(s.Key) + " has no schedule")
+		m.stop("step " + strconv.Quote(s.Key) + " has no schedule")
 		return
 	}
 	name := s.Key
-	res := m.env.Step(s, sched, calls)
+	res := m.exec.Step(s, sched, calls)
 	for k, at := range res.Starts {
 		n := int64(k + 1)
-		m.record(&Entry{At: at, Kind: KAttempt, Name: name, N: n, Of: sched.Attempts})
+		m.record(&Entry{At: at, Kind: KAttempt, Name: name, N: n, Of: sched.Attempts}, s)
 		for _, c := range calls {
-			m.record(&Entry{At: at, Kind: KCall, Name: c.Name, Args: m.texts(c.Args)})
+			m.record(&Entry{At: at, Kind: KCall, Name: c.Name, Args: m.texts(c.Args)}, c.Call)
 		}
 		last := k == len(res.Starts)-1
 		if last && res.OK {
-			m.record(&Entry{At: at, Kind: KDone, Name: name, N: n})
+			m.record(&Entry{At: at, Kind: KDone, Name: name, N: n}, s)
 			break
 		}
-		m.record(&Entry{At: at, Kind: KFail, Name: name, N: n})
+		m.record(&Entry{At: at, Kind: KFail, Name: name, N: n}, s)
 		if !last {
-			m.record(&Entry{At: at, Kind: KWait, Name: name, N: n + 1, Wait: res.Starts[k+1] - at})
+			m.record(&Entry{At: at, Kind: KWait, Name: name, N: n + 1, Wait: res.Starts[k+1] - at}, s)
 		}
 	}
+	if res.Stop != "" {
+		m.stop(res.Stop)
+		return
+	}
 	if !res.OK && int64(len(res.Starts)) < sched.Attempts {
-		m.Stop("step " + strconv.Quote(name) + " has more attempts (" + strconv.FormatInt(sched.Attempts, 10) +
+		m.stop("step " + strconv.Quote(name) + " has more attempts (" + strconv.FormatInt(sched.Attempts, 10) +
 			") than a transcript holds")
 		return
 	}
 	if !res.OK {
 		n := int64(len(res.Starts))
-		m.record(&Entry{At: m.env.Now(), Kind: KGiveUp, Name: name, N: n})
-		m.record(&Entry{At: m.env.Now(), Kind: KEnd, Error: true,
-			Message: "step " + strconv.Quote(name) + " gave up after " + Attempts(n)})
+		e := m.now(KGiveUp)
+		e.Name, e.N = name, n
+		m.record(&e, s)
+		e = m.now(KEnd)
+		e.Error, e.Message = true, "step "+strconv.Quote(name)+" gave up after "+Attempts(n)
+		m.record(&e, m.state)
 		m.ended = true
 	}
 }
 
-// invocation evaluates a call's arguments: a handler parameter becomes the
-// event's argument, anything else its source form.
+// invocation evaluates a call's arguments: an argument that names a
+// handler parameter is the event's argument, anything else its source
+// form.
 func (m *Machine) invocation(c *check.Call, f *frame) Invocation {
 	plan := m.plans[c]
 	if plan == nil {
@@ -595,15 +605,13 @@ func (m *Machine) invocation(c *check.Call, f *frame) Invocation {
 		}
 		m.plans[c] = plan
 	}
-	inv := Invocation{Name: c.Fun, Args: m.values(len(plan))}
+	inv := Invocation{Call: c, Name: c.Fun, Args: m.values(len(plan))}
 	for i, p := range plan {
 		v := Value{Text: p.text}
-		if p.name != "" {
-			if fv, ok := f.lookup(p.name); ok {
-				v = fv
-				if p.label != "" {
-					v.Text = p.label + ": " + fv.Text
-				}
+		if fv, ok := f.arg(p.param); ok {
+			v = fv
+			if p.label != "" {
+				v.Text = p.label + ": " + fv.Text
 			}
 		}
 		inv.Args[i] = v
@@ -612,19 +620,17 @@ func (m *Machine) invocation(c *check.Call, f *frame) Invocation {
 }
 
 // argPlan is a call argument's evaluation worked out once: its text as
-// written (label included), and the name that a handler parameter may
-// replace.
+// written (label included), and the handler parameter whose argument
+// replaces it.
 type argPlan struct {
-	text, name, label string
+	text, label string
+	param       *check.Param
 }
 
 func planCall(c *check.Call) []argPlan {
 	plan := make([]argPlan, len(c.Args))
 	for i, a := range c.Args {
-		p := argPlan{text: exprText(a.Value), label: a.Label}
-		if n, ok := a.Value.(*ast.Name); ok {
-			p.name = n.Name
-		}
+		p := argPlan{text: exprText(a.Value), label: a.Label, param: a.Param}
 		if a.Label != "" {
 			p.text = a.Label + ": " + p.text
 		}

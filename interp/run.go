@@ -31,6 +31,9 @@ type Options struct {
 	Schedules []*codegen.Schedule
 	// OnStmt, if set, is told of every statement that runs (Machine.OnStmt).
 	OnStmt func(check.Stmt)
+	// OnEntry, if set, is told of every entry with the model object it is
+	// about (Machine.OnEntry).
+	OnEntry func(i int, e *Entry, about Subject)
 	// MaxEntries, if positive, bounds the transcript below the package's
 	// MaxEntries (Machine.MaxEntries).
 	MaxEntries int
@@ -51,56 +54,17 @@ func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*
 				i+1, timespan.Format(sc.Actions[i].At), timespan.Format(sc.Actions[i-1].At))
 		}
 	}
-	clk := &virtual{failures: sc.Failures}
-	m := NewMachine(res, wf, scheds, clk)
-	m.OnStmt = opt.OnStmt
+	clk := &virtual{acts: sc.Actions, failures: sc.Failures}
+	m := NewMachine(res, wf, scheds, clk, clk)
+	m.OnStmt, m.OnEntry = opt.OnStmt, opt.OnEntry
 	m.MaxEntries = opt.MaxEntries
 	clk.maxStarts = m.limit() / 4
 	// A run writes a few entries per action: room for them at once spares
 	// the copies of a growing transcript.
 	m.tr.Entries = make([]Entry, 0, min(m.limit(), 64+6*len(sc.Actions)))
-	if wf.Autostart {
-		m.Start(0)
+	if err := m.Drive(); err != nil {
+		return nil, err
 	}
-	acts := sc.Actions
-	for !m.Ended() {
-		d, hasDeadline := m.NextDeadline()
-		if len(acts) > 0 && (!hasDeadline || acts[0].At <= d) {
-			a := acts[0]
-			acts = acts[1:]
-			clk.advance(a.At)
-			switch a.Kind {
-			case ActStart:
-				m.Start(a.At)
-			case ActSend:
-				m.Send(a.Event, a.Args, a.At)
-			case ActTake:
-				m.Take(a.Slot, a.At)
-			}
-			continue
-		}
-		if !hasDeadline {
-			break
-		}
-		clk.advance(d)
-		m.Fire()
-	}
-	// What is sent after the end is rejected, so the transcript shows it.
-	for _, a := range acts {
-		if len(m.tr.Entries) >= m.limit()-1 {
-			break
-		}
-		clk.advance(a.At)
-		switch a.Kind {
-		case ActStart:
-			m.Start(a.At)
-		case ActSend:
-			m.Send(a.Event, a.Args, a.At)
-		case ActTake:
-			m.Take(a.Slot, a.At)
-		}
-	}
-	m.Finish()
 	return m.Transcript(), nil
 }
 
@@ -113,15 +77,35 @@ func hasErrors(res *check.Result) bool {
 	return false
 }
 
-// virtual is the virtual clock: it only moves forward, to the next thing
-// that falls due, and runs a step's attempts by adding the policy's waits.
+// virtual is the virtual clock and executor: the clock only moves
+// forward, to the next thing that falls due (a scenario's action, or the
+// machine's deadline), and a step's attempts fail as the scenario says,
+// the policy's waits added to the clock between them.
 type virtual struct {
 	now       Ticks
+	acts      []Action // what has not arrived yet, in time order
 	failures  map[*check.Step]Failure
 	maxStarts int // the most attempts a step is run for (a quarter of the entries)
 }
 
 func (v *virtual) Now() Ticks { return v.now }
+
+// Next is the scenario's next action when it is due no later than the
+// deadline, else the deadline; the clock jumps to it. Once the actions are
+// done and no deadline is left, the run is over.
+func (v *virtual) Next(due Ticks, has, _ bool) (Happening, Action, error) {
+	if len(v.acts) > 0 && (!has || v.acts[0].At <= due) {
+		a := v.acts[0]
+		v.acts = v.acts[1:]
+		v.advance(a.At)
+		return Arrived, a, nil
+	}
+	if has {
+		v.advance(due)
+		return Due, Action{}, nil
+	}
+	return Over, Action{}, nil
+}
 
 // advance moves the clock to t unless it is already past it (a step's
 // waits moved it on: what fell due meanwhile is handled now).

@@ -124,33 +124,20 @@ func scenario(wf *check.Workflow, src string) (interp.Scenario, error) {
 			case "start":
 				a.Kind = interp.ActStart
 			case "take":
-				a.Kind, a.Slot = interp.ActTake, f[3]
+				a.Kind, a.Slot = interp.ActTake, wf.SlotNamed(f[3])
 			case "send":
 				a.Kind = interp.ActSend
 				call := strings.Join(f[3:], " ")
 				name, args, _ := strings.Cut(strings.TrimSuffix(call, ")"), "(")
-				for _, ev := range wf.Events {
-					if ev.Decl.Name.Name == name {
-						a.Event = ev
-					}
-				}
-				if a.Event == nil {
+				if a.Event = wf.EventNamed(name); a.Event == nil {
 					return sc, fmt.Errorf("no event %q", name)
 				}
 				if args != "" {
-					for i, s := range strings.Split(args, ",") {
-						v := interp.Value{Text: strings.TrimSpace(s)}
-						if i < len(a.Event.Params) {
-							if e := a.Event.Params[i].Type.Enum; e != nil {
-								for _, m := range e.Members {
-									if m.Ident.Name == v.Text {
-										v.Member = m
-									}
-								}
-							}
-						}
-						a.Args = append(a.Args, v)
+					var texts []string
+					for _, s := range strings.Split(args, ",") {
+						texts = append(texts, strings.TrimSpace(s))
 					}
+					a.Args = interp.EventArgs(a.Event, texts)
 				}
 			default:
 				return sc, fmt.Errorf("unknown action %q", f[2])

@@ -149,18 +149,6 @@ func (l *lx) foreignIdent(start diag.Pos) bool {
 	}
 	l.foreignNames[name] = true
 	l.report(diag.WF003, diag.Range{Start: start, End: l.pos()},
-		"identifier `"+shortName(name)+"` contains `"+string(first)+"`: identifiers are ASCII letters, digits and `_`")
+		"identifier `"+diag.Shorten(name)+"` contains `"+string(first)+"`: identifiers are ASCII letters, digits and `_`")
 	return true
-}
-
-// shortName cuts a long name for a message at a character boundary.
-func shortName(s string) string {
-	if len(s) <= 40 {
-		return s
-	}
-	cut := 37
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

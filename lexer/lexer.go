@@ -23,8 +23,8 @@ type Kind uint8
 
 const (
 	EOF     Kind = iota
-	Ident        // identifiers that are not reserved
-	Keyword      // reserved words of the language
+	Ident        // words: names, and reserved words until the parser marks them
+	Keyword      // reserved words, as the parser marks them (parser.Lex): which words are reserved is the grammar's
 	Int          // 42
 	Decimal      // 0.2
 	String       // "…"
@@ -49,20 +49,6 @@ type Token struct {
 
 // MaxFileSize is the largest source the lexer accepts: positions are 32-bit.
 const MaxFileSize = math.MaxInt32 - 1
-
-// isKeyword reports whether word is a reserved word of the language. It
-// is the lexer's test for every name, so it is a switch (compiled to a
-// search by length and bytes), not a map lookup that hashes the word.
-func isKeyword(word string) bool {
-	switch word {
-	case "enum", "entity", "workflow", "event", "state",
-		"terminal", "subscribe", "as", "on", "goto",
-		"default", "security", "allow", "deny", "when",
-		"true", "false":
-		return true
-	}
-	return false
-}
 
 // Result is the output of Lex.
 type Result struct {
@@ -351,11 +337,7 @@ func (l *lx) run() {
 			if l.i < len(src) && src[l.i] >= utf8.RuneSelf && l.foreignIdent(start) {
 				continue
 			}
-			k := Ident
-			if isKeyword(src[start.Offset:l.i]) {
-				k = Keyword
-			}
-			l.emit(start, k, false)
+			l.emit(start, Ident, false)
 		case isDigit(c):
 			l.number()
 		case c == '"':

@@ -262,7 +262,7 @@ func shiftDiag(d *diag.Diagnostic, e *declEdit) bool {
 	return ok
 }
 
-func declStart(e *declEdit) int32 { return declRange(e.oldF.Decls[e.k]).Start.Offset }
+func declStart(e *declEdit) int32 { return e.oldF.Decls[e.k].DeclRange().Start.Offset }
 
 // rehomeConsumer points a kept consumer of the edited file at its new
 // version (it lies before the edit: its positions stand).

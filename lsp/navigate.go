@@ -8,6 +8,7 @@ import (
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/lsp/protocol"
+	"github.com/wfc-lang/wfc/parser"
 )
 
 // lookup finds the snapshot and the occurrence under a position.
@@ -109,7 +110,8 @@ func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 }
 
 // validName refuses a new name the language does not allow, in the
-// language's own words: the lexer decides, as it does for a source file.
+// language's own words: the lexer decides, as it does for a source file,
+// and the grammar's table which words are reserved (parser.Lex).
 // A name must lex as one identifier — a character no token may hold gets
 // the lexer's message (WF003), a reserved word the parser's (WF001). A
 // step's name is the contents of a string literal, inserted as typed: it
@@ -119,7 +121,7 @@ func validName(k symKind, name string) error {
 	if k == kStep {
 		return validStepName(name)
 	}
-	res := lexer.Lex("rename", name)
+	res := parser.Lex("rename", name) // reserved words are the grammar's
 	if len(res.Diags) > 0 {
 		return fmt.Errorf("%q is not a name: %s", name, diag.Escape(res.Diags[0].Message))
 	}
@@ -143,7 +145,7 @@ func validStepName(name string) error {
 		return fmt.Errorf("a step's name cannot hold a line break: a string ends with its line; write `\\n` for one")
 	}
 	quoted := `"` + name + `"`
-	res := lexer.Lex("rename", quoted)
+	res := parser.Lex("rename", quoted)
 	toks := res.Tokens[:len(res.Tokens)-1]
 	for _, d := range res.Diags {
 		if d.Code == diag.WF002 { // unterminated: the name's last `\` took the closing quote

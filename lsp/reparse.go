@@ -39,9 +39,9 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool
 		return nil, nil, false
 	}
 	delta := len(src) - len(o)
-	r := declRange(old.file.Decls[k])
+	r := old.file.Decls[k].DeclRange()
 	start, end := int(r.Start.Offset), int(r.End.Offset)+delta
-	if k+1 < len(old.file.Decls) && declRange(old.file.Decls[k+1]).Start.Line <= r.End.Line {
+	if k+1 < len(old.file.Decls) && old.file.Decls[k+1].DeclRange().Start.Line <= r.End.Line {
 		return nil, nil, false
 	}
 	lx := lexer.Lex(name, src)
@@ -52,7 +52,7 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool
 	if nd == nil || len(ds) > 0 {
 		return nil, nil, false
 	}
-	if nr := declRange(nd); int(nr.Start.Offset) != start || int(nr.End.Offset) != end {
+	if nr := nd.DeclRange(); int(nr.Start.Offset) != start || int(nr.End.Offset) != end {
 		return nil, nil, false
 	}
 	eof := lx.Tokens[len(lx.Tokens)-1]
@@ -65,9 +65,9 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool
 	for i, d := range old.file.Decls {
 		switch {
 		case i < k:
-			nf.Decls = append(nf.Decls, rehome(d, nf))
+			nf.Decls = append(nf.Decls, d.InFile(nf))
 		case i == k:
-			nf.Decls = append(nf.Decls, rehome(nd, nf))
+			nf.Decls = append(nf.Decls, nd.InFile(nf))
 		default:
 			nf.Decls = append(nf.Decls, shiftCopy(reflect.ValueOf(d), int32(delta), dLine, nf).Interface().(ast.Decl))
 		}
@@ -88,50 +88,12 @@ func editedDecl(f *ast.File, o, src string) int {
 		suf++
 	}
 	for i, d := range f.Decls {
-		r := declRange(d)
+		r := d.DeclRange()
 		if int(r.Start.Offset) < pre && len(o)-suf < int(r.End.Offset) {
 			return i
 		}
 	}
 	return -1
-}
-
-func declRange(d ast.Decl) diag.Range {
-	switch d := d.(type) {
-	case *ast.Enum:
-		return d.Range
-	case *ast.Entity:
-		return d.Range
-	case *ast.Workflow:
-		return d.Range
-	case *ast.Test:
-		return d.Range
-	}
-	panic("unknown declaration")
-}
-
-// rehome copies a declaration's top node so it points at its new file
-// (the nodes below are shared: trees are never changed once built).
-func rehome(d ast.Decl, f *ast.File) ast.Decl {
-	switch d := d.(type) {
-	case *ast.Enum:
-		c := *d
-		c.File = f
-		return &c
-	case *ast.Entity:
-		c := *d
-		c.File = f
-		return &c
-	case *ast.Workflow:
-		c := *d
-		c.File = f
-		return &c
-	case *ast.Test:
-		c := *d
-		c.File = f
-		return &c
-	}
-	panic("unknown declaration")
 }
 
 var (

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/wfc-lang/wfc/internal/corpus"
-	"github.com/wfc-lang/wfc/lexer"
 )
 
 func sources(lines, files int) ([]Source, int64) {
@@ -22,7 +21,7 @@ func BenchmarkLex(b *testing.B) {
 	b.SetBytes(n)
 	b.ReportAllocs()
 	for b.Loop() {
-		lexer.Lex("f.wf", srcs[0].Src)
+		Lex("f.wf", srcs[0].Src)
 	}
 }
 

@@ -23,10 +23,6 @@ import (
 // A lost `}` is found by indentation the other way round (lostBrace in
 // brackets.go), when reporting a block left open.
 
-// braceHeads are the reserved words whose production is `word Name { … }`:
-// a missing `{` after their name is what repairBraces looks for.
-var braceHeads = map[string]bool{"enum": true, "entity": true, "workflow": true, "state": true, "terminal": true, "on": true}
-
 // repairBraces finds missing `{` and extra `}` (see above), reports them
 // and rewrites fp.toks accordingly.
 func (fp *fileParser) repairBraces() {
@@ -64,7 +60,7 @@ func (fp *fileParser) missingOpenBraces() map[int]bool {
 	n := len(fp.toks) - 1
 	for i := 0; i < n; i++ {
 		t := fp.toks[i]
-		if t.Kind != lexer.Keyword || !braceHeads[fp.text(i)] || !fp.beginsLine(i) {
+		if t.Kind != lexer.Keyword || !keywords[fp.text(i)].head || !fp.beginsLine(i) {
 			continue
 		}
 		h := fp.headEnd(i)
@@ -82,7 +78,7 @@ func (fp *fileParser) missingOpenBraces() map[int]bool {
 		head := fp.src[t.Off:fp.toks[h].End]
 		at := fp.endOf(h)
 		r := diag.Range{Start: at, End: at}
-		d := fp.diags.Add(fp.file.Name, r, diag.WF001, "expected `{` after `"+shorten(head)+"`: its body is indented below it, up to the `}` on line "+strconv.Itoa(int(fp.toks[end].Line)))
+		d := fp.diags.Add(fp.file.Name, r, diag.WF001, "expected `{` after `"+diag.Shorten(head)+"`: its body is indented below it, up to the `}` on line "+strconv.Itoa(int(fp.toks[end].Line)))
 		d.Fixes = []diag.Fix{{Title: "insert `{`", MachineApplicable: true,
 			Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: " {"}}}}
 	}

@@ -244,12 +244,7 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		cp.salvageMember(w, m)
 		return
 	}
-	switch g := (*g).(type) {
-	case *gEvent:
-		w.Events = append(w.Events, cp.convEvent(g, cp.spanRange(m.lo, m.hi)))
-	case *gSetting:
-		w.Settings = append(w.Settings, cp.convSetting(g, cp.spanRange(m.lo, m.hi)))
-	}
+	(*g).addTo(cp, w, cp.spanRange(m.lo, m.hi))
 }
 
 // parseState parses `state|terminal [error] Name { items }` by hand and each
@@ -291,14 +286,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 	if cp.checkNesting(it) {
 		g, err := parsePiece(cp, getParsers().stateItem, it)
 		if err == nil {
-			switch g := (*g).(type) {
-			case *gSubscribe:
-				st.Subscribes = append(st.Subscribes, cp.convSubscribe(g, cp.spanRange(it.lo, it.hi)))
-			case *gHandler:
-				st.Handlers = append(st.Handlers, cp.convHandler(g, cp.spanRange(it.lo, it.hi)))
-			case *gSetting:
-				st.Settings = append(st.Settings, cp.convSetting(g, cp.spanRange(it.lo, it.hi)))
-			}
+			(*g).addItemTo(cp, st, cp.spanRange(it.lo, it.hi))
 			return
 		}
 		if cp.strayed(it) {

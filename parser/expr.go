@@ -102,7 +102,7 @@ func (p *exprParser) isPunct(t *plexer.Token, s string) bool {
 
 // fail is the error for the next token, when want was expected.
 func (p *exprParser) fail(want string) error {
-	return &expectError{at: *p.lex.Peek(), want: want, after: "`" + shorten(p.last.Value) + "`"}
+	return &expectError{at: *p.lex.Peek(), want: want, after: "`" + diag.Shorten(p.last.Value) + "`"}
 }
 
 // startsValue reports whether the next token can start an operand.

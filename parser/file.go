@@ -142,18 +142,5 @@ func (fp *fileParser) describe(i int) string {
 	if t.Kind == lexer.EOF {
 		return "end of file"
 	}
-	return "`" + shorten(fp.text(i)) + "`"
-}
-
-// shorten cuts a long token for a message, at a character boundary: 37
-// bytes at most, then "…".
-func shorten(s string) string {
-	if len(s) <= 40 {
-		return s
-	}
-	cut := 37
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return "`" + diag.Shorten(fp.text(i)) + "`"
 }

@@ -7,6 +7,7 @@ import (
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 )
 
@@ -86,10 +87,20 @@ type gField struct {
 // allocation and a reflective store per node). A union, not a struct of
 // alternatives, because each member is parsed on its own and a struct
 // around it cost a node, a capture and a copy of the member for nothing.
-type gMember interface{ member() }
+type gMember interface {
+	// addTo converts the member (which spans r) into its ast node and adds
+	// it to w: each alternative converts itself, so a new member needs no
+	// case in a switch elsewhere.
+	addTo(cp *chunkParser, w *ast.Workflow, r diag.Range)
+}
 
-func (*gEvent) member()   {}
-func (*gSetting) member() {}
+func (g *gEvent) addTo(cp *chunkParser, w *ast.Workflow, r diag.Range) {
+	w.Events = append(w.Events, cp.convEvent(g, r))
+}
+
+func (g *gSetting) addTo(cp *chunkParser, w *ast.Workflow, r diag.Range) {
+	w.Settings = append(w.Settings, cp.convSetting(g, r))
+}
 
 // memberAlts are gMember's alternatives, in the order participle tries them.
 var memberAlts = []gMember{&gEvent{}, &gSetting{}}
@@ -106,11 +117,23 @@ type gSetting struct {
 
 // gStateItem is one item of a state body: a participle union of
 // gSubscribe | gHandler | gSetting (a union for gMember's reason).
-type gStateItem interface{ stateItem() }
+type gStateItem interface {
+	// addItemTo converts the item (which spans r) into its ast node and
+	// adds it to st, as gMember's addTo does.
+	addItemTo(cp *chunkParser, st *ast.State, r diag.Range)
+}
 
-func (*gSubscribe) stateItem() {}
-func (*gHandler) stateItem()   {}
-func (*gSetting) stateItem()   {}
+func (g *gSubscribe) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {
+	st.Subscribes = append(st.Subscribes, cp.convSubscribe(g, r))
+}
+
+func (g *gHandler) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {
+	st.Handlers = append(st.Handlers, cp.convHandler(g, r))
+}
+
+func (g *gSetting) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {
+	st.Settings = append(st.Settings, cp.convSetting(g, r))
+}
 
 // stateItemAlts are gStateItem's alternatives, in the order participle
 // tries them.

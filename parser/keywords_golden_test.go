@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -63,5 +64,5 @@ func TestMisspeltKeywords(t *testing.T) {
 			}
 		}
 	}
-	golden(t, filepath.Join("testdata", "keywords.golden"), b.String())
+	golden.Check(t, filepath.Join("testdata", "keywords.golden"), b.String(), *update, "parser")
 }

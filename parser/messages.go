@@ -31,8 +31,8 @@ func (cp *chunkParser) expectation(i int, s span, expect string, what prod) (wan
 	atFirst := prev == s.lo // prev is the piece's first token
 	// Context the grammar alone cannot phrase well, most specific first.
 	switch {
-	case cp.kind(prev) == lexer.Keyword && keywordWants[ptext].what != "":
-		want = keywordWants[ptext].what
+	case cp.kind(prev) == lexer.Keyword && keywords[ptext].next != "":
+		want = keywords[ptext].next
 	case what == prodEnum:
 		return cp.enumExpectation(prev, s, want, after)
 	case atFirst && isName && productions[what].afterName != "":
@@ -67,32 +67,6 @@ func (cp *chunkParser) enumExpectation(prev int, s span, want, after string) (st
 		return prodEnum.want(), after
 	}
 	return want, after
-}
-
-// keywordWants says what follows each reserved word that takes a name or a
-// block. Name marks the words followed by a name: a reserved word there is
-// read as that name (reserved.go).
-var keywordWants = map[string]keywordWant{
-	"enum":      {"the enum's name", true},
-	"entity":    {"the entity's name", true},
-	"workflow":  {"the workflow's name", true},
-	"event":     {"the event's name", true},
-	"state":     {"the state's name", true},
-	"terminal":  {"the state's name", true},
-	"subscribe": {"the name of the event to wait for", true},
-	"on":        {"the name of a subscribed event or its alias", true},
-	"goto":      {"the name of a state", true},
-	"as":        {"an alias name", true},
-	"default":   {"`{`", false},
-	"security":  {"`{`", false},
-	"allow":     {"an operation (`read`, `create`, `update` or `delete`)", false},
-	"deny":      {"an operation (`read`, `create`, `update` or `delete`)", false},
-	"when":      {"a condition", false},
-}
-
-type keywordWant struct {
-	what string
-	name bool
 }
 
 // translateExpect turns participle's expectation into words, or "" when it

@@ -57,7 +57,6 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
-	"github.com/wfc-lang/wfc/lexer"
 )
 
 // MaxNesting is the deepest nesting of brackets and prefix operators the
@@ -146,7 +145,7 @@ func (fp *fileParser) release() {
 // newFileParser lexes a file, finds its misspelled keywords and splits it
 // into top-level declarations.
 func newFileParser(f Source) *fileParser {
-	res := lexer.Lex(f.Name, f.Src)
+	res := Lex(f.Name, f.Src)
 	fp := &fileParser{
 		file:         &ast.File{Name: f.Name, Src: f.Src, Ignores: res.Ignores},
 		src:          f.Src,

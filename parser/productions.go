@@ -149,6 +149,56 @@ var grammar = [ctxCount]container{
 	ctxOther: {innerOther: ctxOther},
 }
 
+// keyword is a reserved word: a word some production spells (a
+// participle literal, or a word a hand-read leaf matches) and that is
+// never a name. keywords is the one list of them: the parser marks them in
+// the lexer's tokens (Lex, reserved.go's markReserved), and the messages
+// about what follows a word, the reading of a reserved word where a name
+// belongs (reserved.go), the brace repair (braces.go) and the naming of a
+// bracket's owner (report.go) read their columns. TestGrammarTable checks
+// it against the participle structs and the rows of grammar, and
+// TestEditorKeywords against the VS Code grammar.
+type keyword struct {
+	// next is what follows the word: "the state's name", "`{`" (""
+	// leaves the grammar's own expectation).
+	next string
+	// name: what follows is a name, so a reserved word there is read as
+	// that name (`goto default;`).
+	name bool
+	// paren: `(` may come right after the word (`when (a || b)`) or its
+	// name is left out before one (`subscribe (…)`): a `(` after it is not
+	// a call of a name `word(…)`.
+	paren bool
+	// owner names a piece headed by the word and a name, for a message
+	// about its brackets: "state `%s`" ("" for a word that heads none).
+	owner string
+	// head: the piece is `word Name … { … }`, and a missing `{` after its
+	// head is found by indentation (braces.go).
+	head bool
+}
+
+// keywords are the language's reserved words (docs/language.md, "Lexical
+// structure"), each with what follows it.
+var keywords = map[string]keyword{
+	"enum":      {next: "the enum's name", name: true, owner: "enum `%s`", head: true},
+	"entity":    {next: "the entity's name", name: true, owner: "entity `%s`", head: true},
+	"workflow":  {next: "the workflow's name", name: true, owner: "workflow `%s`", head: true},
+	"event":     {next: "the event's name", name: true, paren: true, owner: "event `%s`"},
+	"state":     {next: "the state's name", name: true, owner: "state `%s`", head: true},
+	"terminal":  {next: "the state's name", name: true, owner: "state `%s`", head: true},
+	"subscribe": {next: "the name of the event to wait for", name: true, paren: true, owner: "the subscription to `%s`"},
+	"on":        {next: "the name of a subscribed event or its alias", name: true, paren: true, owner: "handler `on %s`", head: true},
+	"goto":      {next: "the name of a state", name: true},
+	"as":        {next: "an alias name", name: true, owner: "the subscription `%s`"},
+	"default":   {next: "`{`"},
+	"security":  {next: "`{`"},
+	"allow":     {next: "an operation (`read`, `create`, `update` or `delete`)"},
+	"deny":      {next: "an operation (`read`, `create`, `update` or `delete`)"},
+	"when":      {next: "a condition", paren: true},
+	"true":      {},
+	"false":     {},
+}
+
 // item returns the item that word starts in c, or nil.
 func (c *container) item(word string) *item {
 	for k := range c.items {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
-	goldenfile "github.com/wfc-lang/wfc/internal/golden"
+	"github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -24,21 +24,20 @@ var update = flag.Bool("update", false, "rewrite the golden trees of testdata/re
 // keeps is what the checker then sees, so a salvage that drops a
 // milestone, shifts a range or forgets to mark a node bad fails here.
 func TestRecoveryTrees(t *testing.T) {
-	progs := casePrograms(t)
 	n := 0
-	for name, srcs := range progs {
-		if len(syntaxWants(srcs)) == 0 {
+	for _, c := range golden.Cases(t, "../testdata") {
+		if len(syntaxWants(c.Files)) == 0 {
 			continue
 		}
 		n++
-		t.Run(name, func(t *testing.T) {
-			prog, _ := parser.Parse(srcs, parser.Options{Workers: 1})
+		t.Run(c.Name, func(t *testing.T) {
+			prog, _ := parser.Parse(c.Files, parser.Options{Workers: 1})
 			var b strings.Builder
 			for _, f := range prog.Files {
 				fmt.Fprintf(&b, "file %s\n", f.Name)
 				writeTree(&b, f)
 			}
-			golden(t, filepath.Join("testdata", "recovery", strings.TrimSuffix(name, ".wf")+".tree"), b.String())
+			golden.Check(t, filepath.Join("testdata", "recovery", c.Base()+".tree"), b.String(), *update, "parser")
 		})
 	}
 	if n < 20 {
@@ -60,13 +59,6 @@ func writeTree(b *strings.Builder, f *ast.File) {
 		depth++
 		return true
 	})
-}
-
-// golden compares got with the golden file at path, or rewrites it with
-// -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	goldenfile.Check(t, path, got, *update, "parser")
 }
 
 // describe is one node in a line: its kind, range, and the fields that

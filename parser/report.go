@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -173,7 +174,7 @@ func (cp *chunkParser) closedConstruct(end int) string {
 	if p == end-1 {
 		args = "()"
 	}
-	return "`" + shorten(cp.src[cp.toks[q].Off:cp.toks[p].Off]) + args + "`"
+	return "`" + diag.Shorten(cp.src[cp.toks[q].Off:cp.toks[p].Off]) + args + "`"
 }
 
 // errRange is the range of token i, or an empty range where the file ends.
@@ -303,22 +304,12 @@ func (cp *chunkParser) headOwner(n int, other string) string {
 	if n < 1 || cp.kind(n) != lexer.Ident {
 		return other
 	}
-	name := "`" + cp.text(n) + "`"
 	kw := cp.keywordAt(n - 1)
 	if n >= 2 && cp.text(n-1) == "error" && cp.is(n-2, "terminal") {
 		kw = "terminal"
 	}
-	switch kw {
-	case "enum", "entity", "workflow", "event":
-		return kw + " " + name
-	case "state", "terminal":
-		return "state " + name
-	case "on":
-		return "handler `on " + cp.text(n) + "`"
-	case "subscribe":
-		return "the subscription to " + name
-	case "as":
-		return "the subscription " + name
+	if o := keywords[kw].owner; o != "" {
+		return fmt.Sprintf(o, cp.text(n))
 	}
 	return other
 }

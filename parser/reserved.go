@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/wfc-lang/wfc/diag"
@@ -26,6 +27,56 @@ import (
 //   - after a keyword that takes a name, and before the punctuation that
 //     follows that name (`event on(`, `goto default;`), first of all.
 
+// Lex is lexer.Lex with the reserved words marked (lexer.Keyword): the
+// lexer reads every word as a name, and which words are reserved is the
+// grammar's (keywords, productions.go). The parser and every tool that
+// tells a keyword from a name (the formatter, the language server) lex
+// through here, so a word added to the table is reserved everywhere.
+func Lex(name, src string) lexer.Result {
+	res := lexer.Lex(name, src)
+	markReserved(res.Tokens, src)
+	return res
+}
+
+// markReserved turns every name that is a reserved word into a Keyword.
+func markReserved(toks []lexer.Token, src string) {
+	for i := range toks {
+		if t := &toks[i]; t.Kind == lexer.Ident && IsReserved(src[t.Off:t.End]) {
+			t.Kind = lexer.Keyword
+		}
+	}
+}
+
+// IsReserved reports whether word is a reserved word of the language. Most
+// names are capitalised, and every reserved word is lower case: the first
+// letter decides for them without a lookup.
+func IsReserved(word string) bool {
+	if len(word) < 2 || len(word) > maxKeyword || word[0] < 'a' || word[0] > 'z' {
+		return false
+	}
+	_, ok := keywords[word]
+	return ok
+}
+
+// maxKeyword is the length of the longest reserved word.
+var maxKeyword = func() int {
+	n := 0
+	for w := range keywords {
+		n = max(n, len(w))
+	}
+	return n
+}()
+
+// ReservedWords lists the reserved words, sorted.
+func ReservedWords() []string {
+	out := make([]string, 0, len(keywords))
+	for w := range keywords {
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // reservedNames records in fp.names every reserved word that stands where a
 // name belongs, and reports each.
 func (fp *fileParser) reservedNames() {
@@ -50,14 +101,14 @@ func (fp *fileParser) reservedNames() {
 func (fp *fileParser) nameRole(i int, word string) (role string, capital bool) {
 	next, prev := i+1, i-1
 	switch {
-	case prev >= 0 && fp.toks[prev].Kind == lexer.Keyword && keywordWants[fp.text(prev)].name && fp.toks[next].Kind == lexer.Punct &&
+	case prev >= 0 && fp.toks[prev].Kind == lexer.Keyword && keywords[fp.text(prev)].name && fp.toks[next].Kind == lexer.Punct &&
 		strings.Contains("{(;,)", fp.text(next)):
-		return keywordWants[fp.text(prev)].what, false
+		return keywords[fp.text(prev)].next, false
 	case fp.isPunct(next, "."):
 		return "a name", true
 	case prev >= 0 && fp.isPunct(prev, "."):
 		return "a member name", true
-	case fp.isPunct(next, "(") && !takesParenNext[word]:
+	case fp.isPunct(next, "(") && !keywords[word].paren:
 		return "a name", true
 	case prev >= 0 && fp.toks[prev].Kind == lexer.Ident && fp.isPunct(next, ";") && !(word == "when" && fp.afterOperations(prev)):
 		return "a field name", false
@@ -66,11 +117,6 @@ func (fp *fileParser) nameRole(i int, word string) (role string, capital bool) {
 	}
 	return "", false
 }
-
-// takesParenNext are the reserved words `(` may follow: `when (a || b)`,
-// and those whose `(` follows a name (`subscribe (…)` lacks the name). The
-// others never take `(`, so `state(…)` is a call of a name.
-var takesParenNext = map[string]bool{"when": true, "event": true, "subscribe": true, "on": true}
 
 // reportReserved reports the reserved word at i standing for a name and
 // records what it is read as.

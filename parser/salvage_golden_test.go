@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -55,5 +56,5 @@ func TestSalvage(t *testing.T) {
 		}
 		writeTree(&b, prog.Files[0])
 	}
-	golden(t, filepath.Join("testdata", "salvage.golden"), b.String())
+	golden.Check(t, filepath.Join("testdata", "salvage.golden"), b.String(), *update, "parser")
 }

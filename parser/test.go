@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 )
 
@@ -13,8 +14,8 @@ func (cp *chunkParser) parseTest(s span) ast.Decl {
 	t := &ast.Test{File: cp.file, Range: cp.spanRange(s.lo, s.hi), Keyword: cp.tokRange(s.lo)}
 	nt := cp.toks[s.lo+1]
 	t.Name = &ast.StringLit{Range: cp.tokRange(s.lo + 1), Value: lexer.Unquote(cp.src[nt.Off:nt.End])}
-	head := "test " + shorten(cp.text(s.lo+1))
-	what := "test " + strconv.Quote(shorten(t.Name.Value))
+	head := "test " + diag.Shorten(cp.text(s.lo+1))
+	what := "test " + strconv.Quote(diag.Shorten(t.Name.Value))
 	closeAt := cp.body(s.lo+2, s.hi, head, nil, what,
 		"after the end of "+what+": expected "+prodDecl.want(),
 		func(m span) { cp.parseTestItem(t, m) })

@@ -17,12 +17,15 @@ import (
 // cases and defaults taken, milestone outcomes (met in window k, met during
 // a wait between windows, exhausted) and step outcomes (done, gave up). The
 // items come from the model, so an item no run reached is listed at its
-// position. The statements that ran come from the interpreter's OnStmt;
-// states, milestones and steps from the transcripts.
+// position, and are keyed by the model's objects: the statements that ran
+// come from the interpreter's OnStmt, the states, milestones and steps from
+// the objects its entries are about (OnEntry).
 type Coverage struct {
 	Workflows []*WorkflowCoverage
-	byWf      map[*check.Workflow]*WorkflowCoverage
 	stmts     map[check.Stmt]*Item
+	states    map[*check.State]*Item
+	ms        map[*check.Milestone]*msItems
+	steps     map[*check.Step]*[2]*Item // done, gave up
 }
 
 // WorkflowCoverage is one workflow's items, in source order.
@@ -30,14 +33,6 @@ type WorkflowCoverage struct {
 	Workflow string
 	File     string
 	Items    []*Item
-	states   map[string]*Item
-	ms       map[msKey]*msItems
-	steps    map[string]*[2]*Item // done, gave up
-}
-
-type msKey struct {
-	state, slot string
-	kind        check.MilestoneKind
 }
 
 type msItems struct {
@@ -101,12 +96,11 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 	for _, s := range scheds {
 		byConsumer[s.Consumer] = s
 	}
-	c := &Coverage{byWf: map[*check.Workflow]*WorkflowCoverage{}, stmts: map[check.Stmt]*Item{}}
+	c := &Coverage{stmts: map[check.Stmt]*Item{}, states: map[*check.State]*Item{},
+		ms: map[*check.Milestone]*msItems{}, steps: map[*check.Step]*[2]*Item{}}
 	for _, w := range res.Program.Workflows {
-		wc := &WorkflowCoverage{Workflow: w.Decl.Name.Name, File: w.Decl.File.Name,
-			states: map[string]*Item{}, ms: map[msKey]*msItems{}, steps: map[string]*[2]*Item{}}
+		wc := &WorkflowCoverage{Workflow: w.Decl.Name.Name, File: w.Decl.File.Name}
 		c.Workflows = append(c.Workflows, wc)
-		c.byWf[w] = wc
 		add := func(k ItemKind, r diag.Range, what string) *Item {
 			it := &Item{Kind: k, What: what, File: wc.File, Range: r, Line: int(r.Start.Line), Column: int(r.Start.Column)}
 			wc.Items = append(wc.Items, it)
@@ -114,9 +108,7 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 		}
 		for _, s := range w.States {
 			sn := s.Decl.Name.Name
-			if wc.states[sn] == nil {
-				wc.states[sn] = add(CovState, s.Decl.Name.Range, "state "+sn)
-			}
+			c.states[s] = add(CovState, s.Decl.Name.Range, "state "+sn)
 			for _, sub := range s.Subscriptions {
 				for _, m := range sub.Milestones {
 					if m.Consumer == nil || m.Decl.Kind == nil {
@@ -136,7 +128,7 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 						mi.wait = add(CovMetWait, m.Decl.Kind.Range, name+" in "+sn+" met during a wait between windows")
 					}
 					mi.exhausted = add(CovExhausted, m.Decl.Kind.Range, name+" in "+sn+" exhausted")
-					wc.ms[msKey{sn, sub.Slot(), m.Kind}] = mi
+					c.ms[m] = mi
 				}
 			}
 			eachStmt(s, func(st check.Stmt) {
@@ -152,10 +144,10 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 				case *check.Default:
 					c.stmts[st] = add(CovCase, st.Decl.Range, "default in "+sn)
 				case *check.Step:
-					if st.Consumer != nil && wc.steps[st.Key] == nil {
+					if st.Consumer != nil {
 						r := st.Decl.Call.Range
 						q := fmt.Sprintf("%q", st.Key)
-						wc.steps[st.Key] = &[2]*Item{add(CovStepDone, r, "step "+q+" done"), add(CovStepGaveUp, r, "step "+q+" gave up")}
+						c.steps[st] = &[2]*Item{add(CovStepDone, r, "step "+q+" done"), add(CovStepGaveUp, r, "step "+q+" gave up")}
 					}
 				}
 			})
@@ -214,35 +206,37 @@ func (c *Coverage) stmt(st check.Stmt) {
 	}
 }
 
-// transcript marks what a run of w wrote.
-func (c *Coverage) transcript(w *check.Workflow, tr *interp.Transcript) {
-	wc := c.byWf[w]
-	if wc == nil {
-		return
-	}
-	for _, e := range tr.Entries {
-		switch e.Kind {
-		case interp.KEnter:
-			if it := wc.states[e.State]; it != nil {
-				it.Covered = true
-			}
-		case interp.KMet:
-			mi := wc.ms[msKey{e.State, e.Name, e.Milestone}]
-			switch {
-			case mi == nil:
-			case e.InWait && mi.wait != nil:
-				mi.wait.Covered = true
-			case !e.InWait && e.N >= 1:
-				mi.windows[min(int(e.N), len(mi.windows))-1].Covered = true
-			}
-		case interp.KExhausted:
-			if mi := wc.ms[msKey{e.State, e.Name, e.Milestone}]; mi != nil {
-				mi.exhausted.Covered = true
-			}
-		case interp.KDone, interp.KGiveUp:
-			if s := wc.steps[e.Name]; s != nil {
-				s[map[bool]int{true: 0, false: 1}[e.Kind == interp.KDone]].Covered = true
-			}
+// entry marks what a run's entry e, about the model object about, covers
+// (the interpreter's OnEntry).
+func (c *Coverage) entry(e *interp.Entry, about interp.Subject) {
+	state, _ := about.(*check.State)
+	ms, _ := about.(*check.Milestone)
+	step, _ := about.(*check.Step)
+	switch e.Kind {
+	case interp.KEnter:
+		if it := c.states[state]; it != nil {
+			it.Covered = true
+		}
+	case interp.KMet:
+		mi := c.ms[ms]
+		switch {
+		case mi == nil:
+		case e.InWait && mi.wait != nil:
+			mi.wait.Covered = true
+		case !e.InWait && e.N >= 1:
+			mi.windows[min(int(e.N), len(mi.windows))-1].Covered = true
+		}
+	case interp.KExhausted:
+		if mi := c.ms[ms]; mi != nil {
+			mi.exhausted.Covered = true
+		}
+	case interp.KDone:
+		if s := c.steps[step]; s != nil {
+			s[0].Covered = true
+		}
+	case interp.KGiveUp:
+		if s := c.steps[step]; s != nil {
+			s[1].Covered = true
 		}
 	}
 }

@@ -5,12 +5,22 @@
 // counts what the runs exercised (coverage.go). `wfc test` is its command
 // line; a Go program can call Run directly.
 //
+// It reads only the model: a test is the checker's resolved check.Test,
+// whose actions hold their Event, argument Members and Slot, and whose
+// expectations hold the State, Step and Calls they are about. The run
+// tells it, entry by entry, the model object each entry is about
+// (interp.Subject), and the judge compares those objects with the
+// expectation's, never the transcript's names, which are only for the
+// messages; coverage is keyed by the model's states, milestones, steps and
+// statements.
+//
 // A test is only run when its program checked without errors: a test that
 // cannot mean anything is a diagnostic (WF501–WF505), never a failed run.
 package wftest
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -113,7 +123,16 @@ func Run(res *check.Result, t *check.Test, opt Options) *Result {
 		r.Err = fmt.Errorf("test %q names no workflow", t.Name)
 		return r
 	}
-	iopt := interp.Options{Schedules: opt.Schedules, MaxEntries: opt.MaxEntries}
+	// The run's entries come with the model objects they are about, which
+	// the expectations and coverage compare.
+	var about []interp.Subject
+	iopt := interp.Options{Schedules: opt.Schedules, MaxEntries: opt.MaxEntries,
+		OnEntry: func(_ int, e *interp.Entry, s interp.Subject) {
+			about = append(about, s)
+			if opt.Cover != nil {
+				opt.Cover.entry(e, s)
+			}
+		}}
 	if opt.Cover != nil {
 		iopt.OnStmt = opt.Cover.stmt
 	}
@@ -123,15 +142,39 @@ func Run(res *check.Result, t *check.Test, opt Options) *Result {
 		return r
 	}
 	r.Transcript = tr
-	if opt.Cover != nil {
-		opt.Cover.transcript(t.Workflow, tr)
-	}
+	run := &run{t: t, tr: tr, es: tr.Entries, about: about}
 	for _, x := range t.Expects {
-		if f, ok := expect(t, x, tr); !ok {
+		if f, ok := run.expect(x); !ok {
 			r.Failures = append(r.Failures, f)
 		}
 	}
 	return r
+}
+
+// run is a finished run as the judge reads it: the transcript's entries
+// and, entry by entry, the model object each is about (interp.Subject).
+type run struct {
+	t     *check.Test
+	tr    *interp.Transcript
+	es    []interp.Entry
+	about []interp.Subject
+}
+
+// state, step and call are the state, step and call entry i is about (nil
+// when it is about none).
+func (r *run) state(i int) *check.State { s, _ := r.about[i].(*check.State); return s }
+func (r *run) step(i int) *check.Step   { s, _ := r.about[i].(*check.Step); return s }
+func (r *run) call(i int) *check.Call   { c, _ := r.about[i].(*check.Call); return c }
+
+// end is the index of the entry that ended the run (Transcript.End), or -1.
+func (r *run) end() int {
+	for i := len(r.es) - 1; i >= 0; i-- {
+		switch r.es[i].Kind {
+		case interp.KEnd, interp.KWaiting, interp.KStopped:
+			return i
+		}
+	}
+	return -1
 }
 
 // entered reports whether the run entered a state: whether it started.
@@ -158,10 +201,12 @@ func startHint(t *check.Test) string {
 	return fmt.Sprintf(" (workflow %s has no `Autostart = true;`: the test starts it with `Start();`)", t.Workflow.Decl.Name.Name)
 }
 
-// expect checks one expectation against the transcript.
-func expect(t *check.Test, x *check.Expect, tr *interp.Transcript) (Failure, bool) {
-	f := Failure{Expect: x, File: t.Decl.File.Name, Range: x.Decl.Range, Entry: len(tr.Entries) - 1}
-	es := tr.Entries
+// expect checks one expectation against the run: the states, steps and
+// calls it names are compared with the objects the entries are about; the
+// names are only for the messages.
+func (r *run) expect(x *check.Expect) (Failure, bool) {
+	t, es := r.t, r.es
+	f := Failure{Expect: x, File: t.Decl.File.Name, Range: x.Decl.Range, Entry: len(es) - 1}
 	at := func() string {
 		if x.HasAt {
 			return " at " + timespan.Format(x.At)
@@ -171,16 +216,17 @@ func expect(t *check.Test, x *check.Expect, tr *interp.Transcript) (Failure, boo
 	switch x.Kind {
 	case check.ExpectState:
 		want := x.State.Decl.Name.Name
-		got, k := "", -1
+		var got *check.State
+		k := -1
 		for i, e := range es {
 			if x.HasAt && e.At > x.At {
 				break
 			}
 			if e.Kind == interp.KEnter {
-				got, k = e.State, i
+				got, k = r.state(i), i
 			}
 		}
-		if got == want {
+		if got == x.State {
 			return f, true
 		}
 		if x.HasAt {
@@ -188,21 +234,25 @@ func expect(t *check.Test, x *check.Expect, tr *interp.Transcript) (Failure, boo
 		} else if k >= 0 {
 			f.Entry = k
 		}
-		if got == "" {
+		if k < 0 {
 			f.Message = fmt.Sprintf("expected state %s%s; the run had not started%s", want, at(), startHint(t))
 		} else {
-			f.Message = fmt.Sprintf("expected state %s%s; the run was in %s", want, at(), got)
+			f.Message = fmt.Sprintf("expected state %s%s; the run was in %s", want, at(), es[k].State)
 		}
 	case check.ExpectEnd:
 		want := x.State.Decl.Name.Name
-		end, ok := tr.End()
-		if ok && end.Kind == interp.KEnd && end.State == want && (!x.HasAt || end.At == x.At) {
+		k := r.end()
+		if k >= 0 && es[k].Kind == interp.KEnd && r.state(k) == x.State && (!x.HasAt || es[k].At == x.At) {
 			return f, true
 		}
+		var end interp.Entry
+		if k >= 0 {
+			end = es[k]
+		}
 		switch {
-		case !ok && !entered(es):
+		case k < 0 && !entered(es):
 			f.Message = fmt.Sprintf("expected the run to end in %s%s; the run never started%s", want, at(), startHint(t))
-		case !ok:
+		case k < 0:
 			f.Message = fmt.Sprintf("expected the run to end in %s%s; the transcript has no end", want, at())
 		case end.Kind == interp.KWaiting:
 			f.Message = fmt.Sprintf("expected the run to end in %s%s; it was still waiting in %s at %s", want, at(), end.State, timespan.Format(end.At))
@@ -216,49 +266,47 @@ func expect(t *check.Test, x *check.Expect, tr *interp.Transcript) (Failure, boo
 		}
 	case check.ExpectGaveUp:
 		for i, e := range es {
-			if e.Kind == interp.KGiveUp && e.Name == x.Step {
+			if e.Kind == interp.KGiveUp && r.step(i) == x.Step {
 				if !x.HasAt || e.At == x.At {
 					return f, true
 				}
 				f.Entry = i
-				f.Message = fmt.Sprintf("expected step %q to give up%s; it gave up at %s", x.Step, at(), timespan.Format(e.At))
+				f.Message = fmt.Sprintf("expected step %q to give up%s; it gave up at %s", x.Step.Key, at(), timespan.Format(e.At))
 				return f, false
 			}
 		}
-		f.Message = fmt.Sprintf("expected step %q to give up%s; it did not", x.Step, at())
+		f.Message = fmt.Sprintf("expected step %q to give up%s; it did not", x.Step.Key, at())
 	case check.ExpectAttempts:
 		var got []interp.Ticks
 		first := -1
 		for i, e := range es {
-			if e.Kind == interp.KAttempt && e.Name == x.Step {
+			if e.Kind == interp.KAttempt && r.step(i) == x.Step {
 				got = append(got, e.At)
 				if first < 0 {
 					first = i
 				}
 			}
 		}
-		if equalTicks(got, x.Attempts) {
+		if slices.Equal(got, x.Attempts) {
 			return f, true
 		}
 		if first >= 0 {
 			f.Entry = first
 		}
-		f.Message = fmt.Sprintf("expected step %q's attempts at %s; they were at %s", x.Step, ticksList(x.Attempts), ticksList(got))
+		f.Message = fmt.Sprintf("expected step %q's attempts at %s; they were at %s", x.Step.Key, ticksList(x.Attempts), ticksList(got))
 	case check.ExpectCall:
-		want := callText(x.Call, x.Args)
+		args := argTexts(x.Args)
+		want := x.Call + "(" + strings.Join(args, ", ") + ")"
 		var near []string
 		for i, e := range es {
-			if e.Kind != interp.KCall {
+			if e.Kind != interp.KCall || !slices.Contains(x.Calls, r.call(i)) {
 				continue
 			}
-			got := callText2(e)
-			if got == want && (!x.HasAt || e.At == x.At) {
+			if slices.Equal(e.Args, args) && (!x.HasAt || e.At == x.At) {
 				return f, true
 			}
-			if e.Name == x.Call {
-				near = append(near, got+" at "+timespan.Format(e.At))
-				f.Entry = i
-			}
+			near = append(near, e.Name+"("+strings.Join(e.Args, ", ")+") at "+timespan.Format(e.At))
+			f.Entry = i
 		}
 		if len(near) == 0 {
 			f.Message = fmt.Sprintf("expected the call %s%s; the run made no call to %s", want, at(), x.Call)
@@ -281,18 +329,6 @@ func lastAtOrBefore(es []interp.Entry, t interp.Ticks) int {
 	return k
 }
 
-func equalTicks(a, b []interp.Ticks) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func ticksList(ts []interp.Ticks) string {
 	if len(ts) == 0 {
 		return "(none)"
@@ -304,8 +340,9 @@ func ticksList(ts []interp.Ticks) string {
 	return strings.Join(s, ", ")
 }
 
-// callText is an expected call as the transcript writes calls.
-func callText(fun string, args []check.Arg) string {
+// argTexts are an expected call's arguments as the transcript writes a
+// call's (interp.ExprText, the label included): the values compared.
+func argTexts(args []check.Arg) []string {
 	s := make([]string, len(args))
 	for i, a := range args {
 		s[i] = interp.ExprText(a.Value)
@@ -313,10 +350,8 @@ func callText(fun string, args []check.Arg) string {
 			s[i] = a.Label + ": " + s[i]
 		}
 	}
-	return fun + "(" + strings.Join(s, ", ") + ")"
+	return s
 }
-
-func callText2(e interp.Entry) string { return e.Name + "(" + strings.Join(e.Args, ", ") + ")" }
 
 // Around returns the transcript's lines within n entries of entry k (all of
 // them when k < 0 or the transcript is short), each prefixed, with the

@@ -42,7 +42,7 @@ func TestScenarioOrder(t *testing.T) {
 		case interp.ActSend:
 			got = append(got, a.Args[0].Text)
 		case interp.ActTake:
-			got = append(got, "take "+a.Slot)
+			got = append(got, "take "+a.Slot.Name)
 		}
 	}
 	want := `"a" "b" "c" take Slot "d"`

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wfc-lang/wfc/diag"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -32,14 +32,9 @@ func TestCodeCatalogue(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cases strings.Builder
-	for _, p := range caseInputs(t) {
-		files := []string{p}
-		if st, _ := os.Stat(p); st.IsDir() {
-			files, _ = filepath.Glob(filepath.Join(p, "*.wf"))
-		}
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			cases.Write(b)
+	for _, c := range goldenfile.Cases(t, testdataDir) {
+		for _, f := range c.Files {
+			cases.WriteString(f.Src)
 		}
 	}
 	seen := map[diag.ID]bool{}
@@ -69,7 +64,7 @@ func TestCodeCatalogue(t *testing.T) {
 				t.Errorf("the right example is not clean: %v", codesOf(right))
 			}
 			// The export's codes are covered by export_test.go instead.
-			if !isExportCode(c.Code) && !containsWant(cases.String(), string(c.Code)) {
+			if !isExportCode(c.Code) && !goldenfile.Wanted(cases.String(), c.Code) {
 				t.Errorf("no golden case in testdata/cases expects %s", string(c.Code))
 			}
 			if !strings.Contains(string(readme), "| "+string(c.Code)+" |") {
@@ -77,18 +72,6 @@ func TestCodeCatalogue(t *testing.T) {
 			}
 		})
 	}
-}
-
-// containsWant reports whether some `// want` annotation lists code.
-func containsWant(text, code string) bool {
-	for _, m := range wantRE.FindAllStringSubmatch(text, -1) {
-		for _, f := range strings.Fields(m[1]) {
-			if f == code {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func codesOf(ds []diag.Diagnostic) []string {

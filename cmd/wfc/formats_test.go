@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wfc-lang/wfc/diag"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 )
 
 // TestFormats renders one program in every --format and compares each with
@@ -34,8 +35,8 @@ func TestFormats(t *testing.T) {
 
 // TestSARIFForEveryCase validates the SARIF of every golden case.
 func TestSARIFForEveryCase(t *testing.T) {
-	for _, path := range caseInputs(t) {
-		l := loadCase(t, path)
+	for _, c := range goldenfile.Cases(t, testdataDir) {
+		l := loadCase(t, c.Path)
 		a := analyze(l)
 		var b bytes.Buffer
 		if err := diag.WriteSARIF(&b, a.diags, l.bytes, diag.SARIFOptions{Version: "test"}); err != nil {

@@ -6,17 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wfc-lang/wfc/diag"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -50,8 +48,6 @@ func loadCase(t testing.TB, path string) *loaded {
 	}
 	return l
 }
-
-var wantRE = regexp.MustCompile(`// want((?:\s+WF\d{3})+)`)
 
 // renderText renders diagnostics as `wfc check` does without color.
 func renderText(t testing.TB, l *loaded, ds []diag.Diagnostic) []byte {
@@ -114,49 +110,18 @@ func validateJSON(t fataler, schemaFile string, doc []byte) {
 // golden compares got with the golden file, or rewrites it with -update.
 func golden(t *testing.T, file string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("missing golden file (run go test ./cmd/wfc -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", file, diff)
-	}
-}
-
-// caseInputs lists the cases: every .wf file and every directory under
-// testdata/cases.
-func caseInputs(t *testing.T) []string {
-	entries, err := os.ReadDir(filepath.Join(testdataDir, "cases"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		if e.IsDir() || strings.HasSuffix(e.Name(), ".wf") {
-			out = append(out, filepath.Join(testdataDir, "cases", e.Name()))
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no cases")
-	}
-	return out
+	goldenfile.Check(t, file, string(got), *update, "cmd/wfc")
 }
 
 // TestCases checks every case's golden text and JSON renderings, as
 // `wfc check` prints them; the JSON is validated against the schema. The
 // `// want` annotations and the ranges are checked where the diagnostics
-// are made, by the root package's TestCases (wfc_test.go).
+// are made, by check's TestCases.
 func TestCases(t *testing.T) {
-	for _, path := range caseInputs(t) {
-		base := strings.TrimSuffix(path, ".wf")
-		t.Run(filepath.Base(base), func(t *testing.T) {
-			l := loadCase(t, path)
+	for _, c := range goldenfile.Cases(t, testdataDir) {
+		base := strings.TrimSuffix(c.Path, ".wf")
+		t.Run(c.Base(), func(t *testing.T) {
+			l := loadCase(t, c.Path)
 			a := analyze(l)
 			golden(t, base+".txt", renderText(t, l, a.diags))
 			js := renderJSON(t, l, a.diags)
@@ -189,45 +154,5 @@ func TestExamples(t *testing.T) {
 				t.Errorf("want no diagnostics, got:\n%s", renderText(t, l, a.diags))
 			}
 		})
-	}
-}
-
-// checkRanges asserts every range lies inside its file and is ordered.
-func checkRanges(t testing.TB, l *loaded, ds []diag.Diagnostic) {
-	t.Helper()
-	in := func(file string, r diag.Range, what string) {
-		src, ok := l.bytes[file]
-		if !ok {
-			t.Errorf("%s names unknown file %q", what, file)
-			return
-		}
-		if r.Start.Offset < 0 || int(r.End.Offset) > len(src) || r.Start.Offset > r.End.Offset ||
-			r.Start.Line < 1 || r.Start.Column < 1 || r.End.Line < r.Start.Line {
-			t.Errorf("%s has range %+v outside %s (%d bytes)", what, r, file, len(src))
-			return
-		}
-		// Line and column must agree with the offset.
-		// Lines end at LF, CR LF or a lone CR, as the lexer counts them.
-		before := src[:r.Start.Offset]
-		line := int32(strings.Count(before, "\n")+strings.Count(before, "\r")-strings.Count(before, "\r\n")) + 1
-		lineStart := strings.LastIndexAny(before, "\r\n") + 1
-		if lineStart == 0 && strings.HasPrefix(src, "\uFEFF") && r.Start.Offset >= 3 {
-			lineStart = 3 // a byte order mark takes no column
-		}
-		col := int32(utf8.RuneCountInString(src[lineStart:r.Start.Offset])) + 1
-		if line != r.Start.Line || col != r.Start.Column {
-			t.Errorf("%s starts at offset %d = %d:%d but says %d:%d", what, r.Start.Offset, line, col, r.Start.Line, r.Start.Column)
-		}
-	}
-	for _, d := range ds {
-		in(d.File, d.Range, string(d.Code))
-		for _, r := range d.Related {
-			in(r.File, r.Range, string(d.Code)+" related")
-		}
-		for _, f := range d.Fixes {
-			for _, e := range f.Edits {
-				in(e.File, e.Range, string(d.Code)+" fix")
-			}
-		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/corpus"
+	goldenfile "github.com/wfc-lang/wfc/internal/golden"
 )
 
 // checkAll runs src through lexer, parser, checker and both renderers and
@@ -19,7 +20,7 @@ func checkAll(t testing.TB, name, src string, validate bool) *analysis {
 	t.Helper()
 	a := analyzeSource(name, src)
 	l := &loaded{bytes: diag.Sources{name: src}, order: []string{name}}
-	checkRanges(t, l, a.diags)
+	goldenfile.CheckRanges(t, l.bytes, a.diags)
 	var text bytes.Buffer
 	if err := diag.WriteText(&text, a.diags, l.bytes, diag.TextOptions{}); err != nil {
 		t.Fatal(err)

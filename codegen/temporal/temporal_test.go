@@ -15,6 +15,7 @@ import (
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/golden"
 	"github.com/wfc-lang/wfc/parser"
 )
 
@@ -195,19 +196,7 @@ func TestGolden(t *testing.T) {
 		for _, d := range ds {
 			fmt.Fprintf(&b, "// %s %d:%d %s\n", d.Code, d.Range.Start.Line, d.Range.Start.Column, d.Message)
 		}
-		golden := "testdata/" + name + ".temporal.json"
-		if *update {
-			if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(string(want), b.String()); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", golden, diff)
-		}
+		golden.Check(t, "testdata/"+name+".temporal.json", b.String(), *update, "codegen/temporal")
 		doc := b.String()[:strings.Index(b.String(), "\n}\n")+3]
 		if !json.Valid([]byte(doc)) {
 			t.Errorf("not valid JSON")

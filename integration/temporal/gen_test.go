@@ -249,7 +249,7 @@ func genScenario(r *rand.Rand, wf *check.Workflow) interp.Scenario {
 		case 0:
 			a.Kind = interp.ActStart
 		case 1, 2:
-			a.Kind, a.Slot = interp.ActTake, slots[r.IntN(len(slots))]
+			a.Kind, a.Slot = interp.ActTake, wf.SlotNamed(slots[r.IntN(len(slots))])
 		default:
 			ev := wf.Events[r.IntN(len(wf.Events))]
 			a.Kind, a.Event = interp.ActSend, ev
@@ -305,7 +305,7 @@ func TestGenerated(t *testing.T) {
 				t.Fatalf("%v\n%s", err, src)
 			}
 			c, _ := compile(srcs)
-			wf := c.workflow("G")
+			wf := c.res.Program.WorkflowNamed("G")
 			r := rand.New(rand.NewPCG(uint64(i), 0x5cea))
 			for range *genScenarios {
 				sc := genScenario(r, wf)

@@ -110,7 +110,7 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 				case interp.ActStart:
 					env.SignalWorkflow(SignalStart, nil)
 				case interp.ActTake:
-					env.SignalWorkflow(SignalTake, a.Slot)
+					env.SignalWorkflow(SignalTake, a.Slot.Name)
 				case interp.ActSend:
 					args := make([]string, len(a.Args))
 					for i, v := range a.Args {
@@ -254,21 +254,12 @@ func mustProgram(t *testing.T, srcs []Source) (*Program, *compiled) {
 	return p, c
 }
 
-func eventNamed(wf *check.Workflow, name string) *check.Event {
-	for _, ev := range wf.Events {
-		if ev.Decl.Name.Name == name {
-			return ev
-		}
-	}
-	return nil
-}
-
 // TestJobflowSameOnTemporal: jobflow's runs, in the reference interpreter
 // and on Temporal, give the same transcripts.
 func TestJobflowSameOnTemporal(t *testing.T) {
 	p, c := loadProgram(t, "examples/jobflow")
-	wf := c.workflow("JobFlow")
-	start, complete := eventNamed(wf, "Start"), eventNamed(wf, "Complete")
+	wf := c.res.Program.WorkflowNamed("JobFlow")
+	start, complete := wf.EventNamed("Start"), wf.EventNamed("Complete")
 	ok := interp.Value{Text: "Ok", Member: complete.Params[0].Type.Enum.Members[0]}
 	min := func(n int64) interp.Ticks { return interp.Ticks(n) * 600_000_000 }
 	for name, acts := range map[string][]interp.Action{

@@ -115,11 +115,11 @@ func decisionScenario(t *testing.T, wf *check.Workflow, src string) interp.Scena
 			case "start":
 				a.Kind = interp.ActStart
 			case "take":
-				a.Kind, a.Slot = interp.ActTake, f[3]
+				a.Kind, a.Slot = interp.ActTake, wf.SlotNamed(f[3])
 			case "send":
 				a.Kind = interp.ActSend
 				name, args, _ := strings.Cut(strings.TrimSuffix(strings.Join(f[3:], " "), ")"), "(")
-				a.Event = eventNamed(wf, name)
+				a.Event = wf.EventNamed(name)
 				if a.Event == nil {
 					t.Fatalf("no event %q", name)
 				}
@@ -127,7 +127,7 @@ func decisionScenario(t *testing.T, wf *check.Workflow, src string) interp.Scena
 					for _, s := range strings.Split(args, ",") {
 						a.Args = append(a.Args, interp.Value{Text: strings.TrimSpace(s)})
 					}
-					a.Args = values(a.Event, texts(a.Args))
+					a.Args = interp.EventArgs(a.Event, texts(a.Args))
 				}
 			default:
 				continue

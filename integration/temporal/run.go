@@ -144,15 +144,6 @@ func compile(srcs []Source) (*compiled, error) {
 	return c, nil
 }
 
-func (c *compiled) workflow(name string) *check.Workflow {
-	for _, wf := range c.res.Program.Workflows {
-		if wf.Decl.Name.Name == name {
-			return wf
-		}
-	}
-	return nil
-}
-
 // Input is a run's input: the program, which of its workflows to run, and
 // how.
 type Input struct {
@@ -346,24 +337,24 @@ func scaleDown(d time.Duration, speedup int64) time.Duration {
 	return time.Duration((int64(d) + speedup - 1) / speedup)
 }
 
-// item is something sent to the run, stamped with its arrival.
-type item struct {
-	kind interp.ActionKind // 0: SignalFinish
-	ev   *check.Event
-	args []interp.Value
-	slot string
-	at   interp.Ticks
+// arrival is something sent to the run, stamped with its arrival: an
+// action, or SignalFinish.
+type arrival struct {
+	action interp.Action
+	finish bool
 }
 
-// driver runs a Machine inside a workflow: the Env of the Machine and the
-// loop that feeds it.
+// driver is the engine a Machine runs on inside a workflow: its Clock
+// (workflow time, timers, and the signals queued as they arrive) and its
+// Executor (activities). The drive loop is the Machine's own
+// (interp.Machine.Drive), the same as on the virtual clock.
 type driver struct {
 	ctx   workflow.Context
 	in    Input
 	prog  *compiled
 	start time.Time // the run's time 0: workflow.Now in its first task
 	// queue holds what was sent and not yet handled, in arrival order.
-	queue []item
+	queue []arrival
 	m     *interp.Machine
 	// finish: SignalFinish came (Input.Linger).
 	finish bool
@@ -387,13 +378,13 @@ func RunWorkflow(ctx workflow.Context, in Input) (*interp.Transcript, error) {
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ProgramType, nil)
 	}
-	wf := prog.workflow(in.Workflow)
+	wf := prog.res.Program.WorkflowNamed(in.Workflow)
 	if wf == nil {
 		return nil, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("the program has no workflow %q", in.Workflow), ProgramType, nil)
 	}
 	d := &driver{ctx: ctx, in: in, prog: prog, start: workflow.Now(ctx)}
-	d.m = interp.NewMachine(prog.res, wf, prog.scheds, d)
+	d.m = interp.NewMachine(prog.res, wf, prog.scheds, d, d)
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (string, error) {
 		if s := d.m.State(); s != nil {
 			return s.Decl.Name.Name, nil
@@ -408,10 +399,7 @@ func RunWorkflow(ctx workflow.Context, in Input) (*interp.Transcript, error) {
 		return nil, err
 	}
 	d.listen(wf)
-	if wf.Autostart {
-		d.m.Start(0)
-	}
-	if err := d.loop(); err != nil {
+	if err := d.m.Drive(); err != nil {
 		return nil, err
 	}
 	// The run's end is its last end or stop: a lingering run records
@@ -433,30 +421,31 @@ func RunWorkflow(ctx workflow.Context, in Input) (*interp.Transcript, error) {
 // listen drains the run's signals into the queue in a goroutine of its
 // own, stamping each with its arrival: signals that arrive while a step's
 // activity runs or waits to retry are held and handled after it, in the
-// order they came, with their arrival as their due time.
+// order they came, with their arrival as their due time. A signal's names
+// (its slot, its arguments' members) are looked up once, here, by the
+// model's lookups; the run then holds the model's objects.
 func (d *driver) listen(wf *check.Workflow) {
 	ctx := d.ctx
 	sel := workflow.NewSelector(ctx)
 	for _, ev := range wf.Events {
-		ev := ev
 		sel.AddReceive(workflow.GetSignalChannel(ctx, ev.Decl.Name.Name), func(c workflow.ReceiveChannel, _ bool) {
 			var args []string
 			c.Receive(ctx, &args)
-			d.queue = append(d.queue, item{kind: interp.ActSend, ev: ev, args: values(ev, args), at: d.Now()})
+			d.arrive(interp.Action{Kind: interp.ActSend, Event: ev, Args: interp.EventArgs(ev, args)})
 		})
 	}
 	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalTake), func(c workflow.ReceiveChannel, _ bool) {
 		var slot string
 		c.Receive(ctx, &slot)
-		d.queue = append(d.queue, item{kind: interp.ActTake, slot: slot, at: d.Now()})
+		d.arrive(interp.Action{Kind: interp.ActTake, Slot: wf.SlotNamed(slot)})
 	})
 	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalStart), func(c workflow.ReceiveChannel, _ bool) {
 		c.Receive(ctx, nil)
-		d.queue = append(d.queue, item{kind: interp.ActStart, at: d.Now()})
+		d.arrive(interp.Action{Kind: interp.ActStart})
 	})
 	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalFinish), func(c workflow.ReceiveChannel, _ bool) {
 		c.Receive(ctx, nil)
-		d.queue = append(d.queue, item{at: d.Now()})
+		d.queue = append(d.queue, arrival{action: interp.Action{At: d.Now()}, finish: true})
 	})
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
@@ -465,76 +454,54 @@ func (d *driver) listen(wf *check.Workflow) {
 	})
 }
 
-// values reads an event's arguments from their source form: a member of
-// an enum parameter's type becomes that member.
-func values(ev *check.Event, args []string) []interp.Value {
-	out := make([]interp.Value, len(args))
-	for i, a := range args {
-		out[i].Text = a
-		if i < len(ev.Params) && ev.Params[i].Type.Enum != nil {
-			for _, mem := range ev.Params[i].Type.Enum.Members {
-				if mem.Ident != nil && mem.Ident.Name == a {
-					out[i].Member = mem
-					break
-				}
-			}
-		}
-	}
-	return out
+// arrive queues action a, stamped with the time it arrived.
+func (d *driver) arrive(a interp.Action) {
+	a.At = d.Now()
+	d.queue = append(d.queue, arrival{action: a})
 }
 
-// loop feeds the Machine as interp.Run does on its virtual clock: at one
-// instant what was sent comes before the deadlines; what fell due while a
-// step waited is handled afterwards in the order it fell due.
-func (d *driver) loop() error {
-	m := d.m
+// Next is what happens next in the run, on Temporal's clock (interp.Clock):
+// what was sent comes before a deadline of the same instant; a deadline
+// falls due when its timer fires, or when the engine's time is already
+// past it; the run is over once it has ended (after SignalFinish, with
+// Input.Linger), or, lingering, when SignalFinish came and no deadline is
+// left. Until then it waits for a signal or the timer.
+func (d *driver) Next(due interp.Ticks, has, ended bool) (interp.Happening, interp.Action, error) {
 	for {
-		if m.Ended() && (!d.in.Linger || d.finish) {
-			return nil
+		if ended && (!d.in.Linger || d.finish) {
+			return interp.Over, interp.Action{}, nil
 		}
-		dl, has := m.NextDeadline()
-		if m.Ended() {
-			has = false
-		}
-		if len(d.queue) > 0 && (!has || d.queue[0].at <= dl) {
+		if len(d.queue) > 0 && (!has || d.queue[0].action.At <= due) {
 			it := d.queue[0]
 			d.queue = d.queue[1:]
-			switch it.kind {
-			case interp.ActStart:
-				m.Start(it.at)
-			case interp.ActSend:
-				m.Send(it.ev, it.args, it.at)
-			case interp.ActTake:
-				m.Take(it.slot, it.at)
-			default:
+			if it.finish {
 				d.finish = true
+				continue
 			}
-			continue
+			return interp.Arrived, it.action, nil
 		}
 		// A deadline fires when the engine's time has reached it, compared
 		// exactly: Now rounds up to ticks, and what else is sent within
 		// the same tick must still come first.
-		if has && (d.reached(dl) || (d.timer != nil && d.due == dl && d.timer.IsReady())) {
+		if has && (d.reached(due) || (d.timer != nil && d.due == due && d.timer.IsReady())) {
 			d.stopTimer()
-			m.Fire()
-			continue
+			return interp.Due, interp.Action{}, nil
 		}
 		if !has && d.finish {
-			m.Finish()
-			return nil
+			return interp.Over, interp.Action{}, nil
 		}
 		if !has {
 			d.stopTimer()
 		}
-		if has && (d.timer == nil || d.due != dl) {
+		if has && (d.timer == nil || d.due != due) {
 			d.stopTimer()
-			at, ok := tickDuration(dl, d.in.Speedup)
+			at, ok := tickDuration(due, d.in.Speedup)
 			if !ok {
-				return temporal.NewNonRetryableApplicationError(
+				return 0, interp.Action{}, temporal.NewNonRetryableApplicationError(
 					"a deadline lies past what Temporal's timers hold (WF404)", StoppedType, nil)
 			}
 			tctx, cancel := workflow.WithCancel(d.ctx)
-			d.timer, d.due, d.cancel = workflow.NewTimer(tctx, at-workflow.Now(d.ctx).Sub(d.start)), dl, cancel
+			d.timer, d.due, d.cancel = workflow.NewTimer(tctx, at-workflow.Now(d.ctx).Sub(d.start)), due, cancel
 		}
 		// Wait for something new: a signal or the timer. (Items already
 		// queued wait for the deadline before them.)
@@ -542,7 +509,7 @@ func (d *driver) loop() error {
 		if err := workflow.Await(d.ctx, func() bool {
 			return len(d.queue) > queued || (d.timer != nil && d.timer.IsReady())
 		}); err != nil {
-			return err
+			return 0, interp.Action{}, err
 		}
 	}
 }
@@ -560,7 +527,7 @@ func (d *driver) stopTimer() {
 	d.timer, d.cancel = nil, nil
 }
 
-// Now is the run's time in ticks (interp.Env).
+// Now is the run's time in ticks (interp.Clock).
 func (d *driver) Now() interp.Ticks {
 	return elapsedTicks(workflow.Now(d.ctx).Sub(d.start), d.in.Speedup)
 }
@@ -573,7 +540,7 @@ func (d *driver) attemptTimeout() time.Duration {
 }
 
 // Call runs a call as one attempt of the activity named by its dotted
-// name and waits for it; a failure is logged (interp.Env).
+// name and waits for it; a failure is logged (interp.Executor).
 func (d *driver) Call(inv interp.Invocation) {
 	ctx := workflow.WithActivityOptions(d.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: d.attemptTimeout(),
@@ -585,7 +552,7 @@ func (d *driver) Call(inv interp.Invocation) {
 }
 
 // Step runs a durable step as the step activity under its exported
-// RetryPolicy, with the step's name as the activity ID (interp.Env).
+// RetryPolicy, with the step's name as the activity ID (interp.Executor).
 func (d *driver) Step(s *check.Step, sched *codegen.Schedule, calls []interp.Invocation) interp.StepResult {
 	e := d.prog.export[s.Consumer]
 	in := StepInput{Step: s.Key, Start: d.start, Speedup: d.in.Speedup}
@@ -627,13 +594,14 @@ func (d *driver) Step(s *check.Step, sched *codegen.Schedule, calls []interp.Inv
 	case errors.As(err, &timeoutErr) && timeoutErr.HasLastHeartbeatDetails():
 		_ = timeoutErr.LastHeartbeatDetails(&out)
 	}
+	res := interp.StepResult{Starts: ticksOf(out.Starts)}
 	if len(out.Starts) == 0 {
 		// No attempt said when it ran (an attempt that timed out, in an
 		// environment that drops its heartbeat): the transcript cannot be
 		// written, and the run stops rather than make the times up.
-		d.m.Stop(fmt.Sprintf("step %q: the engine did not report its attempts (%v)", s.Key, err))
+		res.Stop = fmt.Sprintf("step %q: the engine did not report its attempts (%v)", s.Key, err)
 	}
-	return interp.StepResult{Starts: ticksOf(out.Starts)}
+	return res
 }
 
 func ticksOf(ts []int64) []interp.Ticks {

@@ -298,9 +298,9 @@ func TestServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, got := runError(t, run.Get(ctx, nil))
-		wf := cc.workflow("JobFlow")
+		wf := cc.res.Program.WorkflowNamed("JobFlow")
 		start := got.Entries[3].At // when Start was accepted
-		want, err := interp.Run(cc.res, wf, interp.Scenario{Actions: []interp.Action{{At: start, Kind: interp.ActSend, Event: eventNamed(wf, "Start")}}})
+		want, err := interp.Run(cc.res, wf, interp.Scenario{Actions: []interp.Action{{At: start, Kind: interp.ActSend, Event: wf.EventNamed("Start")}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -356,7 +356,7 @@ func generatedOnServer(t *testing.T, c client.Client) {
 		src := genProgram(uint64(i))
 		srcs := []Source{{Name: fmt.Sprintf("gen%d.wf", i), Text: src}}
 		p, cc := mustProgram(t, srcs)
-		wf := cc.workflow("G")
+		wf := cc.res.Program.WorkflowNamed("G")
 		sc := genScenario(rand.New(rand.NewPCG(uint64(i), 0x5cea)), wf)
 		fails := map[string]interp.Failure{}
 		for s, f := range sc.Failures {
@@ -390,7 +390,7 @@ func generatedOnServer(t *testing.T, c client.Client) {
 				case interp.ActStart:
 					err = c.SignalWorkflow(ctx, id, "", SignalStart, nil)
 				case interp.ActTake:
-					err = c.SignalWorkflow(ctx, id, "", SignalTake, a.Slot)
+					err = c.SignalWorkflow(ctx, id, "", SignalTake, a.Slot.Name)
 				case interp.ActSend:
 					err = c.SignalWorkflow(ctx, id, "", a.Event.Decl.Name.Name, texts(a.Args))
 				}

@@ -6,7 +6,20 @@
 // It also runs whole programs: RunWorkflow is a workflow that drives the
 // reference interpreter's Machine (interp) with Temporal's clock,
 // timers, signals and activities (run.go), so that a run on Temporal
-// writes the same transcript as `wfc test`.
+// writes the same transcript as `wfc test`. The loop that drives it is the
+// Machine's own (interp.Machine.Drive), the one the virtual clock uses:
+// this package supplies only the engine, an interp.Clock (workflow time, a
+// timer for the next deadline, the signals queued as they arrive) and an
+// interp.Executor (a call is an activity, a durable step an activity under
+// its exported RetryPolicy).
+//
+// It reads the model as the interpreter does: the run holds the checker's
+// objects. The names a run meets from outside, in its input and its
+// signals (the workflow to run, a taken slot, an event's arguments in
+// source form), are looked up once, as they arrive, by the model's own
+// lookups (check.Program.WorkflowNamed, check.Workflow.SlotNamed,
+// interp.EventArgs); an activity is named by its call's dotted name and a
+// step's activity ID is its name, which is what Temporal shows.
 //
 // It lives in its own module so that users of the compiler never download
 // Temporal's SDK. Its tests are the proof that Temporal's engine, in the

@@ -1,0 +1,145 @@
+package check
+
+import "github.com/wfc-lang/wfc/ast"
+
+// What the resolver found each reference of a workflow to mean, recorded
+// as it resolves, for the builder (build.go): the builder makes the model's
+// pointers from these declarations and never looks a name up again, so a
+// name means in the model exactly what it meant to the checks.
+//
+// A reference is keyed by its node: a *ast.Goto (its target state), a
+// *ast.Subscribe (its event), a *ast.Handler (the subscription it answers,
+// and the enum its cases match with the parameter of that type), a
+// *ast.Case (its enum member), a *ast.State of a workflow with `Tracks`
+// (the tracked enum's member named like it) and a call argument's
+// *ast.Name (the handler parameter it names). A reference that did not
+// resolve is not recorded.
+type ref struct {
+	state  *ast.State     // a goto's target
+	event  *ast.Event     // a subscription's event
+	sub    *ast.Subscribe // the subscription a handler answers
+	enum   *ast.Enum      // a handler's enum: the type of param
+	param  *ast.Param     // a handler's enum parameter; the parameter an argument names
+	member *EnumMember    // a case label's member; a state's tracked member
+}
+
+// refTable is the checker's one table of references, shared by its
+// workflows (nodes are distinct across them): it holds the references of
+// the workflows whose facts are kept, and is emptied when they are
+// forgotten (checker.forget), so that a program of many small workflows
+// reuses one table instead of making one each (a map per workflow was a
+// fifth of what checking 100,000 lines allocated).
+type refTable struct {
+	m map[ast.Node]ref
+}
+
+// dropAll empties the table: a table that grew large (one big workflow)
+// is let go rather than cleared, since clearing costs its capacity.
+func (t *refTable) dropAll() {
+	if len(t.m) > 256 {
+		t.m = nil
+		return
+	}
+	clear(t.m)
+}
+
+// resolved records that node n means r.
+func (wc *wfCtx) resolved(n ast.Node, r ref) {
+	t := wc.refs
+	if t.m == nil {
+		t.m = map[ast.Node]ref{}
+	}
+	t.m[n] = r
+}
+
+// refOf is what node n was resolved to (the zero ref when it did not
+// resolve, or wc is nil: a workflow the resolver did not see).
+func (wc *wfCtx) refOf(n ast.Node) ref {
+	if wc == nil {
+		return ref{}
+	}
+	return wc.refs.m[n]
+}
+
+// handlerParams are the parameters in scope in handler h's body: its own,
+// when it declares them, else those of ev, the event it answers.
+func handlerParams(h *ast.Handler, ev *ast.Event) *ast.Params {
+	if h.Params == nil && ev != nil {
+		return ev.Params
+	}
+	return h.Params
+}
+
+// callArgs resolves the arguments of a call made in a handler's body that
+// name one of its parameters (params, nil outside a handler): at run time
+// such an argument is the event's argument (docs/language.md, "Calls").
+// Any other name stays a name, which the compiler does not resolve.
+func (wc *wfCtx) callArgs(call *ast.Call, params *ast.Params) {
+	if params == nil {
+		return
+	}
+	for _, a := range call.Args {
+		n, ok := a.Value.(*ast.Name)
+		if !ok {
+			continue
+		}
+		for _, p := range params.List {
+			if p.Name != nil && p.Name.Name == n.Name {
+				wc.resolved(n, ref{param: p})
+				break
+			}
+		}
+	}
+}
+
+// terminalRefs resolves, without a word, the references in terminal state
+// s, whose subscriptions and handlers the checks skip (a terminal state
+// waits for nothing: WF116 says so once): its subscriptions' events, the
+// subscription each handler names, and its gotos' targets (WF116 too). The
+// model still links them, for the editor's definitions and references.
+func (c *checker) terminalRefs(wc *wfCtx, s *ast.State) {
+	first := map[string]*ast.Subscribe{}
+	for _, sub := range s.Subscribes {
+		if ev, ok := wc.events.get(sub.Event.Name); ok {
+			wc.resolved(sub, ref{event: ev})
+		}
+		if slot := sub.Slot().Name; first[slot] == nil {
+			first[slot] = sub
+		}
+		for _, m := range sub.Milestones {
+			for _, o := range m.Outcomes {
+				wc.terminalGotos(o.Body)
+			}
+		}
+	}
+	for _, h := range s.Handlers {
+		if sub := first[h.Name.Name]; sub != nil {
+			wc.resolved(h, ref{sub: sub})
+		}
+		wc.terminalGotos(h.Body)
+	}
+}
+
+// terminalGotos resolves the gotos of a terminal state's block quietly.
+func (wc *wfCtx) terminalGotos(b *ast.Block) {
+	if b == nil {
+		return
+	}
+	for _, st := range b.Stmts {
+		switch st := st.(type) {
+		case *ast.Goto:
+			if st.Target == nil {
+				continue
+			}
+			if to, ok := wc.states.get(st.Target.Name); ok {
+				wc.resolved(st, ref{state: to})
+			}
+		case *ast.Case:
+			wc.terminalGotos(st.Body)
+		case *ast.Default:
+			wc.terminalGotos(st.Body)
+		case *ast.CallStmt:
+			wc.terminalGotos(st.Body)
+		}
+	}
+}
