@@ -224,8 +224,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			return err
 		}
 		if s.Truncated {
-			last := s.Rows[len(s.Rows)-1].To
-			fmt.Fprintf(&b, "  … attempts %d–%d each wait longer (the table stops at %d rows)\n", last+1, s.Attempts, MaxRows)
+			fmt.Fprintf(&b, "  … %s (the table stops at %d rows)\n", leftOut(s), len(s.Rows))
 		}
 		if jit && s.GivesUpLatest != s.GivesUp {
 			fmt.Fprintf(&b, "  gives up  at %s, %s at the latest\n", check.FormatTicks(s.GivesUp), check.FormatTicks(s.GivesUpLatest))
@@ -233,19 +232,36 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			fmt.Fprintf(&b, "  gives up  at %s\n", check.FormatTicks(s.GivesUp))
 		}
 		if s.Timeline != nil {
+			// The first 20 starts, and the count when there are more (the
+			// timeline itself may be cut: Options.MaxTimeline).
 			var parts []string
-			for k, t := range s.Timeline {
-				if k == 20 {
-					parts = append(parts, fmt.Sprintf("… (%d attempts)", len(s.Timeline)))
-					break
-				}
+			for _, t := range s.Timeline[:min(len(s.Timeline), 20)] {
 				parts = append(parts, check.FormatTicks(roundMS(t)))
+			}
+			if int64(len(parts)) < s.Attempts {
+				parts = append(parts, fmt.Sprintf("… (%d attempts)", s.Attempts))
 			}
 			fmt.Fprintf(&b, "  timeline  %s\n", strings.Join(parts, ", "))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// leftOut says what a truncated table's rows leave out: the attempts past
+// its last row, whose waits go on growing by the interval (only a Linear
+// table below its cap is ever cut), up to the cap or the last wait.
+func leftOut(s *Schedule) string {
+	from := s.Rows[len(s.Rows)-1].To + 1
+	last := s.WaitBefore(s.Attempts)
+	if from >= s.Attempts {
+		return fmt.Sprintf("attempt %d waits %s", s.Attempts, check.FormatTicks(last))
+	}
+	what := fmt.Sprintf("attempts %d–%d each wait %s longer than the one before", from, s.Attempts, check.FormatTicks(s.Interval))
+	if s.HasCap && last == s.Cap && s.WaitBefore(s.Attempts-1) == s.Cap {
+		return what + ", up to the cap, " + check.FormatTicks(s.Cap)
+	}
+	return what + ", the last " + check.FormatTicks(last)
 }
 
 // writeRows prints a schedule's aligned table of attempts.

@@ -63,6 +63,18 @@ type Options struct {
 	// stay exact; only the rows shown are fewer. Other shapes are never cut:
 	// they have at most a few hundred rows (maxShapeRows).
 	MaxRows int
+	// MaxTimeline, if positive and below MaxTimeline, cuts a concrete
+	// timeline (Draws or Seed) at this many attempts instead (`wfc
+	// schedule --rows`, which bounds what it prints per consumer).
+	MaxTimeline int
+}
+
+// timelineLimit is the number of attempts after which a timeline is cut.
+func (o Options) timelineLimit() int64 {
+	if o.MaxTimeline > 0 && o.MaxTimeline < MaxTimeline {
+		return int64(o.MaxTimeline)
+	}
+	return MaxTimeline
 }
 
 // rowLimit is the number of rows after which a table of shape sh is cut.
@@ -471,10 +483,10 @@ func firstAtLeast(i, c, limit *big.Rat, a, b int64) int64 {
 }
 
 // timeline computes the concrete start of every attempt (at most
-// MaxTimeline) for replayed or seeded draws: draw u scales a wait w by
-// 1-f+2f·u, then the cap applies.
+// MaxTimeline, or Options.MaxTimeline) for replayed or seeded draws: draw u
+// scales a wait w by 1-f+2f·u, then the cap applies.
 func timeline(w *waits, n int64, dur *big.Rat, opt Options) []Ticks {
-	k := min(n, MaxTimeline)
+	k := min(n, opt.timelineLimit())
 	out := make([]Ticks, 0, k)
 	out = append(out, 0)
 	d := newDrawer(opt)

@@ -353,7 +353,7 @@ func TestTruncatedTableRenders(t *testing.T) {
 	if err := WriteJSON(&js, []*Schedule{s}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text.String(), "… attempts 10001–20001 each wait longer (the table stops at 10000 rows)") {
+	if !strings.Contains(text.String(), "\n  … attempts 10001–20001 each wait 1ms longer than the one before, the last 20s (the table stops at 10000 rows)\n") {
 		t.Errorf("no truncation line in:\n%.400s", text.String()[len(text.String())-400:])
 	}
 	if !strings.Contains(js.String(), `"truncated": true`) || strings.Count(js.String(), `"from"`) != MaxRows {
@@ -367,5 +367,51 @@ func TestTruncatedTableRenders(t *testing.T) {
 	}
 	if strings.Contains(js.String(), "truncated") {
 		t.Errorf("an untruncated table says truncated")
+	}
+}
+
+// TestLeftOut: a table cut at a row bound (wfc schedule --rows) says what
+// its rows leave out, in the bound's own count of rows: the attempts past
+// the cut, how their waits grow, and the last wait or the cap; a timeline
+// cut at Options.MaxTimeline still says how many attempts there are.
+func TestLeftOut(t *testing.T) {
+	for _, tc := range []struct {
+		policy string
+		rows   int
+		want   string
+	}{
+		{"Backoff.Linear(TimeSpan.FromSeconds(1)).MaxAttempts(1000)", 100,
+			"  … attempts 101–1000 each wait 1s longer than the one before, the last 16m39s (the table stops at 100 rows)\n"},
+		{"Backoff.Linear(TimeSpan.FromSeconds(1)).Cap(TimeSpan.FromMinutes(5)).MaxAttempts(1000)", 100,
+			"  … attempts 101–1000 each wait 1s longer than the one before, up to the cap, 5m (the table stops at 100 rows)\n"},
+		{"Backoff.Linear(TimeSpan.FromSeconds(1)).MaxAttempts(101)", 100,
+			"  … attempt 101 waits 1m40s (the table stops at 100 rows)\n"},
+		{"Backoff.Linear(TimeSpan.FromSeconds(1)).MaxAttempts(2147483647)", 2,
+			"  … attempts 3–2147483647 each wait 1s longer than the one before, the last 24855d3h14m6s (the table stops at 2 rows)\n"},
+	} {
+		s := lower(t, stepProgram(tc.policy), Options{MaxRows: tc.rows})
+		if !s.Truncated || len(s.Rows) != tc.rows {
+			t.Fatalf("%s: truncated %v at %d rows, want %d", tc.policy, s.Truncated, len(s.Rows), tc.rows)
+		}
+		var text strings.Builder
+		if err := WriteText(&text, []*Schedule{s}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text.String(), tc.want) {
+			t.Errorf("%s: no line %q in\n%s", tc.policy, tc.want, text.String()[max(0, text.Len()-600):])
+		}
+	}
+	// A table that fits is not cut, whatever the bound.
+	if s := lower(t, stepProgram("Backoff.Linear(TimeSpan.FromSeconds(1)).MaxAttempts(100)"), Options{MaxRows: 100}); s.Truncated {
+		t.Error("a table of 100 rows cut at 100")
+	}
+	s := lower(t, stepProgram("Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(2147483647)"), Options{Seed: 1, HasSeed: true, MaxTimeline: 50})
+	if len(s.Timeline) != 50 {
+		t.Fatalf("a timeline cut at 50 has %d attempts", len(s.Timeline))
+	}
+	var text strings.Builder
+	WriteText(&text, []*Schedule{s})
+	if !strings.Contains(text.String(), ", … (2147483647 attempts)\n") {
+		t.Errorf("the timeline does not count the attempts:\n%s", text.String())
 	}
 }

@@ -93,7 +93,7 @@ func build(in Input) *model {
 	m := &model{}
 	for _, mw := range in.Program.Workflows {
 		if w := mw.Decl; w.Name != nil {
-			b := &builder{scheds: scheds, wf: &workflow{name: w.Name.Name}, byName: map[string]*state{}, index: len(m.workflows) + 1}
+			b := &builder{scheds: scheds, wf: &workflow{name: w.Name.Name}, nodes: map[*check.State]*state{}, index: len(m.workflows) + 1}
 			b.workflow(mw)
 			m.workflows = append(m.workflows, b.wf)
 		}
@@ -101,89 +101,89 @@ func build(in Input) *model {
 	return m
 }
 
-// builder builds one workflow's part of the model.
+// builder builds one workflow's part of the model. It reads the checker's
+// model: states, gotos, milestones, outcomes and steps are its objects,
+// linked by pointers, and outcomes are told apart by their typed kind.
 type builder struct {
 	f      *ast.File // the workflow's file, for quoting source
 	scheds map[*check.Consumer]*codegen.Schedule
-	// consumers are the model's consumers of the workflow's milestones
-	// and steps, by their nodes, as the drawing walks the tree.
-	consumers map[ast.Node]*check.Consumer
-	wf        *workflow
-	byName    map[string]*state
-	index     int // the workflow's number in the program, for unique ids
+	wf     *workflow
+	// nodes are the drawing's states by the model's; a duplicate state
+	// (WF101) has the node of the state its name resolves to.
+	nodes map[*check.State]*state
+	// undeclared are the targets of gotos that resolve to no state (WF103),
+	// by the name written: the model has no object for them.
+	undeclared map[string]*state
+	index      int // the workflow's number in the program, for unique ids
 }
 
 func (b *builder) workflow(mw *check.Workflow) {
-	w := mw.Decl
-	b.f = w.File
-	b.consumers = map[ast.Node]*check.Consumer{}
-	for _, step := range mw.Steps {
-		b.consumers[step.Decl] = step.Consumer
-	}
+	b.f = mw.Decl.File
 	for _, ms := range mw.States {
-		for _, sub := range ms.Subscriptions {
-			for _, m := range sub.Milestones {
-				b.consumers[m.Decl] = m.Consumer
-			}
-		}
-		st := ms.Decl
-		if st.Name == nil || b.byName[st.Name.Name] != nil {
-			continue // a duplicate (WF101) is drawn once
-		}
-		s := b.node(st.Name.Name)
-		s.kind = st.Kind
-		s.unreachable = ms.Reach == check.Unreachable
-		s.initial = ms == mw.Initial
-	}
-	for _, st := range w.States {
-		if st.Name == nil {
+		if ms.Decl.Name == nil {
 			continue
 		}
-		from := b.byName[st.Name.Name]
-		first := len(b.wf.edges)
-		for _, sub := range st.Subscribes {
-			b.subscription(from, sub, len(st.Subscribes) > 1)
+		if first := mw.StateNamed(ms.Decl.Name.Name); first != nil && first != ms {
+			b.nodes[ms] = b.nodes[first] // a duplicate (WF101) is drawn once
+			continue
 		}
-		for _, h := range st.Handlers {
-			if h.Name != nil {
-				b.block(from, h.Body, h.Name.Name)
+		s := b.node(ms.Decl.Name.Name)
+		s.kind = ms.Kind
+		s.unreachable = ms.Reach == check.Unreachable
+		s.initial = ms == mw.Initial
+		b.nodes[ms] = s
+	}
+	for _, ms := range mw.States {
+		from := b.nodes[ms]
+		if from == nil {
+			continue
+		}
+		first := len(b.wf.edges)
+		for _, sub := range ms.Subscriptions {
+			b.subscription(from, sub, len(ms.Subscriptions) > 1)
+		}
+		for _, h := range ms.Handlers {
+			if h.Decl.Name != nil {
+				b.block(from, h.Body, h.Decl.Name.Name)
 			}
 		}
-		// The AST keeps subscriptions and handlers apart: put the state's
-		// edges back in the order of their gotos in the source.
+		// The model keeps subscriptions and handlers apart: put the
+		// state's edges back in the order of their gotos in the source.
 		edges := b.wf.edges[first:]
 		sort.SliceStable(edges, func(i, j int) bool { return edges[i].off < edges[j].off })
 	}
 }
 
-// node returns the state called name, adding it (undeclared) if new.
+// node adds a state called name. Its id is `w<n>_<name>`, or for a name
+// longer than a label shows, `w<n>_<k>`, its number among the workflow's
+// nodes (no name starts with a digit, so no other id is the same).
 func (b *builder) node(name string) *state {
-	if s := b.byName[name]; s != nil {
-		return s
+	id := fmt.Sprintf("w%d_%s", b.index, name)
+	if cut(name) != name {
+		id = fmt.Sprintf("w%d_%d", b.index, len(b.wf.states)+1)
 	}
-	s := &state{id: fmt.Sprintf("w%d_%s", b.index, name), name: name}
-	b.byName[name] = s
+	s := &state{id: id, name: name}
 	b.wf.states = append(b.wf.states, s)
 	return s
 }
 
 // subscription adds the edges of a subscription's milestone outcomes. With
 // more than one subscription on the state, labels name the slot too.
-func (b *builder) subscription(from *state, sub *ast.Subscribe, named bool) {
+func (b *builder) subscription(from *state, sub *check.Subscription, named bool) {
 	for _, m := range sub.Milestones {
-		if m.Kind == nil {
+		if m.Decl.Kind == nil {
 			continue
 		}
-		head, numbers := m.Kind.Name, ""
-		if named && sub.Slot() != nil {
-			head = sub.Slot().Name + " " + head
+		head, numbers := m.Decl.Kind.Name, "" // as written, known or not (WF117)
+		if slot := sub.Decl.Slot(); named && slot != nil {
+			head = slot.Name + " " + head
 		}
-		if s := b.scheds[b.consumers[m]]; s != nil {
+		if s := b.scheds[m.Consumer]; s != nil {
 			numbers = ": " + windows(s)
 		}
 		for _, o := range m.Outcomes {
 			l := head + numbers
-			if o.Name != nil && o.Name.Name == "Exhausted" {
+			if o.Kind == check.Exhausted {
 				l = head + " / Exhausted" + numbers
 			}
 			b.block(from, o.Body, l)
@@ -210,44 +210,49 @@ func span(lo, hi check.Ticks) string {
 
 // block adds an edge for each goto in blk (labelled label, and the case
 // that holds it) and lists the durable steps on from.
-func (b *builder) block(from *state, blk *ast.Block, label string) {
+func (b *builder) block(from *state, blk *check.Block, label string) {
 	if blk == nil {
 		return
 	}
 	for _, st := range blk.Stmts {
 		switch st := st.(type) {
-		case *ast.Goto:
-			if st.Target != nil {
-				b.wf.edges = append(b.wf.edges, edge{from: from, to: b.target(st.Target.Name), label: label, off: int(st.Range.Start.Offset)})
+		case *check.Goto:
+			b.wf.edges = append(b.wf.edges, edge{from: from, to: b.target(st), label: label, off: int(st.Decl.Range.Start.Offset)})
+		case *check.Case:
+			if st.Decl.Label != nil {
+				b.block(from, st.Body, label+" / "+st.Decl.Label.Name)
 			}
-		case *ast.Case:
-			if st.Label != nil {
-				b.block(from, st.Body, label+" / "+st.Label.Name)
-			}
-		case *ast.Default:
+		case *check.Default:
 			b.block(from, st.Body, label+" / default")
-		case *ast.CallStmt:
-			if st.Body != nil {
-				b.step(from, st)
-				b.block(from, st.Body, label)
-			}
+		case *check.Step:
+			b.step(from, st)
+			b.block(from, st.Body, label)
 		}
 	}
 }
 
-// target is the state a goto names; one declared nowhere (WF103) is drawn
-// too, marked undeclared.
-func (b *builder) target(name string) *state {
-	if s := b.byName[name]; s != nil {
+// target is the state a goto leads to; one declared nowhere (WF103) is
+// drawn too, once per name, marked undeclared.
+func (b *builder) target(g *check.Goto) *state {
+	if g.To != nil {
+		return b.nodes[g.To]
+	}
+	name := g.Decl.Target.Name
+	if s := b.undeclared[name]; s != nil {
 		return s
+	}
+	if b.undeclared == nil {
+		b.undeclared = map[string]*state{}
 	}
 	s := b.node(name)
 	s.undeclared = true
+	b.undeclared[name] = s
 	return s
 }
 
 // step lists a durable step on its state: "notify: 3 attempts".
-func (b *builder) step(on *state, st *ast.CallStmt) {
+func (b *builder) step(on *state, step *check.Step) {
+	st := step.Decl
 	if st.Call == nil {
 		return
 	}
@@ -257,7 +262,7 @@ func (b *builder) step(on *state, st *ast.CallStmt) {
 			name = diag.Escape(lit.Value) // a line break in it shows as `\n`, not a new line
 		}
 	}
-	if s := b.scheds[b.consumers[st]]; s != nil {
+	if s := b.scheds[step.Consumer]; s != nil {
 		if s.Attempts == 1 {
 			name += ": 1 attempt, not retried"
 		} else {

@@ -3,10 +3,35 @@ package graph
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/diag"
 )
+
+// MaxLabel is the most characters (code points, before escaping) a label
+// shows: a longer one is cut to MaxLabel-1 and ends with "…". Graphviz
+// reads no quoted string of 16 KB or more ("syntax error … longer than
+// 16384?"), and a name or a step's name may be any length: at 1000
+// characters, each escaped to at most 11 bytes, a label stays under it.
+// A state whose name is longer is known by its number (labels_test.go,
+// docs/graph.md).
+const MaxLabel = 1000
+
+// cut is s, cut to MaxLabel characters.
+func cut(s string) string {
+	if len(s) <= MaxLabel || utf8.RuneCountInString(s) <= MaxLabel {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == MaxLabel-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
 
 // mermaidClasses are the Mermaid classes and their looks, in the order
 // their definitions are written (only those used are).
@@ -24,11 +49,11 @@ func writeMermaid(b *strings.Builder, m *model) {
 	b.WriteString("stateDiagram-v2\n")
 	var classes []string
 	for i, w := range m.workflows {
-		fmt.Fprintf(b, "  state \"workflow %s\" as w%d {\n", w.name, i+1)
+		fmt.Fprintf(b, "  state \"%s\" as w%d {\n", mermaidText(cut("workflow "+w.name)), i+1)
 		for _, s := range w.states {
-			fmt.Fprintf(b, "    state \"%s\" as %s\n", mermaidText(s.name), s.id)
+			fmt.Fprintf(b, "    state \"%s\" as %s\n", mermaidText(cut(s.name)), s.id)
 			for _, step := range s.steps {
-				fmt.Fprintf(b, "    %s : step %s\n", s.id, mermaidText(step))
+				fmt.Fprintf(b, "    %s : %s\n", s.id, mermaidText(cut("step "+step)))
 			}
 		}
 		for _, s := range w.states {
@@ -37,7 +62,7 @@ func writeMermaid(b *strings.Builder, m *model) {
 			}
 		}
 		for _, e := range w.edges {
-			fmt.Fprintf(b, "    %s --> %s : %s\n", e.from.id, e.to.id, mermaidText(e.label))
+			fmt.Fprintf(b, "    %s --> %s : %s\n", e.from.id, e.to.id, mermaidText(cut(e.label)))
 		}
 		for _, s := range w.states {
 			if s.kind != ast.Normal {
@@ -104,7 +129,7 @@ func writeDOT(b *strings.Builder, m *model) {
   edge [fontname="Helvetica", fontsize=9];
 `)
 	for i, w := range m.workflows {
-		fmt.Fprintf(b, "\n  subgraph \"cluster_w%d\" {\n    label=%s;\n", i+1, dotString("workflow "+w.name))
+		fmt.Fprintf(b, "\n  subgraph \"cluster_w%d\" {\n    label=%s;\n", i+1, dotString(cut("workflow "+w.name)))
 		for _, s := range w.states {
 			fmt.Fprintf(b, "    %s [%s];\n", dotString(s.id), dotNode(s))
 		}
@@ -116,7 +141,7 @@ func writeDOT(b *strings.Builder, m *model) {
 		}
 		for _, e := range w.edges {
 			// The spaces keep neighbouring labels apart.
-			fmt.Fprintf(b, "    %s -> %s [label=%s];\n", dotString(e.from.id), dotString(e.to.id), dotString(" "+e.label+"  "))
+			fmt.Fprintf(b, "    %s -> %s [label=%s];\n", dotString(e.from.id), dotString(e.to.id), dotString(" "+cut(e.label)+"  "))
 		}
 		b.WriteString("  }\n")
 	}
@@ -131,7 +156,7 @@ func dotNode(s *state) string {
 	for _, step := range s.steps {
 		label += "\nstep " + step
 	}
-	attrs := []string{"label=" + dotString(label)}
+	attrs := []string{"label=" + dotString(cut(label))}
 	styles := []string{"rounded"}
 	switch s.kind {
 	case ast.Terminal:

@@ -3,7 +3,9 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/parser"
@@ -76,8 +78,8 @@ func (s *Server) PrepareRename(ctx context.Context, p *protocol.PrepareRenamePar
 }
 
 // Rename edits the declaration and every reference in the workspace. The
-// new name must be an identifier (for a step, any non-empty string
-// without quotes or line breaks).
+// new name must be one the language allows there (validName): an
+// identifier, or for a step the contents of a string literal.
 func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
 	sn, o, _, err := s.lookup(ctx, p.TextDocument, p.Position)
 	if err != nil {
@@ -107,27 +109,52 @@ func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	return &protocol.WorkspaceEdit{Changes: changes}, nil
 }
 
+// validName refuses a new name the language does not allow, in the
+// language's own words: the lexer decides, as it does for a source file,
+// and the grammar's table which words are reserved (parser.Lex).
+// A name must lex as one identifier — a character no token may hold gets
+// the lexer's message (WF003), a reserved word the parser's (WF001). A
+// step's name is the contents of a string literal, inserted as typed: it
+// must lex, between quotes, as one string with no diagnostic (a NUL byte
+// gets the lexer's "write `\0`"), and be one line and not empty (WF118).
 func validName(k symKind, name string) error {
 	if k == kStep {
-		for _, r := range name {
-			if r == '"' || r == '\\' || r == '\n' || r == '\r' {
-				return fmt.Errorf("a step name cannot hold %q", r)
-			}
-		}
-		if name == "" {
-			return fmt.Errorf("a step name cannot be empty")
-		}
-		return nil
+		return validStepName(name)
 	}
-	res := parser.Lex("rename", name)
-	var toks []lexer.Token
-	for _, t := range res.Tokens {
-		if t.Kind != lexer.EOF {
-			toks = append(toks, t)
-		}
+	res := parser.Lex("rename", name) // reserved words are the grammar's
+	if len(res.Diags) > 0 {
+		return fmt.Errorf("%q is not a name: %s", name, diag.Escape(res.Diags[0].Message))
 	}
-	if len(res.Diags) > 0 || len(toks) != 1 || toks[0].Kind != lexer.Ident || int(toks[0].End-toks[0].Off) != len(name) {
-		return fmt.Errorf("%q is not a name: a name is a letter or _ followed by letters, digits or _, and not a keyword", name)
+	toks := res.Tokens[:len(res.Tokens)-1] // the last is EOF
+	whole := len(toks) == 1 && toks[0].Off == 0 && int(toks[0].End) == len(name)
+	if whole && toks[0].Kind == lexer.Keyword {
+		return fmt.Errorf("`%s` is a reserved word and cannot be a name: choose another name", name)
+	}
+	if !whole || toks[0].Kind != lexer.Ident {
+		return fmt.Errorf("%q is not a name: a name is a letter or _ followed by letters, digits or _", name)
+	}
+	return nil
+}
+
+// validStepName: see validName.
+func validStepName(name string) error {
+	if name == "" {
+		return fmt.Errorf("a step's name is its durable identity (its idempotency key) and cannot be empty")
+	}
+	if strings.ContainsAny(name, "\r\n") {
+		return fmt.Errorf("a step's name cannot hold a line break: a string ends with its line; write `\\n` for one")
+	}
+	quoted := `"` + name + `"`
+	res := parser.Lex("rename", quoted)
+	toks := res.Tokens[:len(res.Tokens)-1]
+	for _, d := range res.Diags {
+		if d.Code == diag.WF002 { // unterminated: the name's last `\` took the closing quote
+			return fmt.Errorf("a step's name cannot end in a lone `\\`: write `\\\\` for a backslash")
+		}
+		return fmt.Errorf("%q cannot be a step's name: %s", name, diag.Escape(d.Message))
+	}
+	if len(toks) != 1 || toks[0].Kind != lexer.String || int(toks[0].End) != len(quoted) {
+		return fmt.Errorf("a step's name cannot hold `\"`, which ends the string: write `\\\"`")
 	}
 	return nil
 }

@@ -36,9 +36,12 @@ type checkCache struct {
 // output says what it wrote); a path that could not be read or an invalid
 // wfc.json (exit 2, a problem of the run the next run must report afresh);
 // standard input (an editor's unsaved buffer, which nobody asked to keep
-// on disk); a build of wfc that cannot be told from another; or a cache
-// directory that cannot be made.
-func openCheckCache(f checkFlags, l *loaded, color bool) *checkCache {
+// on disk); a build of wfc that cannot be told from another; a cache
+// directory that cannot be made; or one the cache does not trust (a
+// relative path, a directory others can write to, a secret others can
+// read: internal/cache), which is said in one line on stderr, since the
+// user asked for a cache there and gets none.
+func openCheckCache(f checkFlags, l *loaded, color bool, stderr io.Writer) *checkCache {
 	if f.noCache || f.fix || l.failed || l.fromStdin {
 		return nil
 	}
@@ -51,6 +54,10 @@ func openCheckCache(f checkFlags, l *loaded, color bool) *checkCache {
 		return nil
 	}
 	c, err := cache.Open(dir, cache.Options{})
+	var untrusted *cache.UntrustedError
+	if errors.As(err, &untrusted) {
+		notef(stderr, "result cache not used: %v; set WFC_CACHE to a directory of your own, or WFC_CACHE=off", err)
+	}
 	if err != nil {
 		return nil
 	}
@@ -155,6 +162,9 @@ func (cc *checkCache) put(out []byte, status int) {
 	v = append(v, byte(status))
 	_ = cc.c.Put(cc.key, append(v, out...))
 }
+
+// close releases the cache directory.
+func (cc *checkCache) close() { cc.c.Close() }
 
 // statusOf is the exit status an error of runCheck stands for.
 func statusOf(err error) int {

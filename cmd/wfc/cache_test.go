@@ -51,6 +51,7 @@ func plant(t *testing.T, dir, name string, status int, mark string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer c.Close()
 	var k cache.Key
 	if _, err := hex.Decode(k[:], []byte(name)); err != nil {
 		t.Fatal(err)
@@ -278,7 +279,6 @@ func TestCacheBypassed(t *testing.T) {
 	for what, b := range map[string][]byte{
 		"truncated": good[:len(good)-5],
 		"corrupt":   bytes.Replace(good, []byte("warning"), []byte("wArning"), 1),
-		"foreign":   []byte("not an entry"),
 		"empty":     {},
 		"other key": bytes.Replace(good, good[13:45], bytes.Repeat([]byte{7}, 32), 1),
 	} {
@@ -290,6 +290,16 @@ func TestCacheBypassed(t *testing.T) {
 			t.Errorf("%s entry: not repaired", what)
 		}
 	}
+	// A file that is not the cache's at the entry's path is a miss, and
+	// the cache leaves it as it is.
+	os.WriteFile(p, []byte("not an entry"), 0o600)
+	if got := runWfc("check", "w.wf"); got != want {
+		t.Errorf("a foreign file: %+v\nwant %+v", got, want)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "not an entry" {
+		t.Errorf("a foreign file at the entry's path was replaced")
+	}
+	os.WriteFile(p, good, 0o600)
 	// An intact entry of an exit status a check never stores (2) is a miss.
 	plant(t, cacheDir, es[0], exitUsage, "planted")
 	if got := runWfc("check", "w.wf"); got != want {

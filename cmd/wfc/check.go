@@ -79,9 +79,10 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	l := load(args, stdin, f.stdinName, stderr)
 	applySettings(l, over, stderr)
-	cc := openCheckCache(f, l, color)
+	cc := openCheckCache(f, l, color, stderr)
 	var rec *recorder
 	if cc != nil {
+		defer cc.close()
 		if out, status, ok := cc.get(); ok {
 			if _, err := stdout.Write(out); err != nil {
 				return fmt.Errorf("writing output: %w", err)

@@ -22,12 +22,6 @@ func keyOf(info fs.FileInfo) (k fileKey, ok bool) {
 	return fileKey{uint64(st.Dev), uint64(st.Ino)}, true //nolint:unconvert // widths differ by platform
 }
 
-// openNoBlock opens name for reading without blocking: opening a FIFO with
-// no writer waits for ever otherwise. Regular files read as usual.
-func openNoBlock(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-}
-
 // links is the number of hard links to the file (1 where the OS cannot tell).
 func links(info fs.FileInfo) uint64 {
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {

@@ -16,6 +16,7 @@ import (
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/safefile"
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/parser"
 )
@@ -182,7 +183,7 @@ func (r *reader) addNamed(name string) {
 // when a link led to it); a named one refused.
 func (r *reader) addFile(name, real, within string, link bool) {
 	b, info, err := readFile(real)
-	if within != "" && errors.As(err, new(notRegularError)) {
+	if within != "" && errors.As(err, new(safefile.NotRegularError)) {
 		if link {
 			notef(r.stderr, "skipping %s: %v", filepath.ToSlash(name), err)
 		}
@@ -289,75 +290,19 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// notRegularError refuses a FIFO, a device, a socket or a directory where a
-// file is read: reading one may block for ever or never end.
-type notRegularError struct{ mode fs.FileMode }
-
-func (e notRegularError) Error() string {
-	kind := "a special file"
-	switch {
-	case e.mode&fs.ModeNamedPipe != 0:
-		kind = "a named pipe"
-	case e.mode&fs.ModeSocket != 0:
-		kind = "a socket"
-	case e.mode&fs.ModeDevice != 0:
-		kind = "a device"
-	case e.mode.IsDir():
-		kind = "a directory"
-	}
-	return "not a regular file (" + kind + ")"
-}
-
 // errTooLarge refuses a file beyond what positions can address.
 var errTooLarge = fmt.Errorf("larger than %d bytes, the most wfc reads", lexer.MaxFileSize)
 
-// readFile reads a regular file of at most lexer.MaxFileSize bytes. It opens
-// without blocking and checks the type and size before reading a byte.
+// readFile reads a regular file of at most lexer.MaxFileSize bytes, through
+// safefile (as the language server does): it opens without blocking and
+// checks the type and size before reading a byte. A special file is
+// refused with safefile.NotRegularError.
 func readFile(name string) ([]byte, fs.FileInfo, error) {
-	f, err := openNoBlock(name)
-	if err != nil {
-		return nil, nil, unwrapPathError(err)
+	b, info, err := safefile.ReadFile(name, lexer.MaxFileSize)
+	if errors.As(err, new(safefile.TooLargeError)) {
+		err = errTooLarge
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, nil, unwrapPathError(err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, nil, notRegularError{info.Mode()}
-	}
-	if info.Size() > lexer.MaxFileSize {
-		return nil, nil, errTooLarge
-	}
-	b, err := readSized(f, info.Size())
 	return b, info, err
-}
-
-// readSized is readAll for a file of size bytes (as it was stat'ed): one
-// buffer of that size plus one byte, so that a file that grew since is
-// still read whole, through the same limit. io.ReadAll starts at 512 bytes
-// and doubles, which for 100,000 small files was half the garbage of
-// reading them.
-func readSized(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, max(0, min(size, lexer.MaxFileSize))+1)
-	lr := io.LimitReader(r, lexer.MaxFileSize+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // the file grew: let append grow it
-		}
-		n, err := lr.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, unwrapPathError(err)
-		}
-	}
-	if len(b) > lexer.MaxFileSize {
-		return nil, errTooLarge
-	}
-	return b, nil
 }
 
 // readStdin reads standard input; when it is a regular file (`< big.wf`),

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/wfc-lang/wfc/internal/safefile"
 )
 
 // origin is where a loaded file came from: the file read (symbolic links
@@ -90,7 +92,7 @@ func (o origin) where() (fs.FileInfo, error) {
 		return nil, unwrapPathError(err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, notRegularError{info.Mode()}
+		return nil, safefile.NotRegularError{Mode: info.Mode()}
 	}
 	return info, nil
 }
