@@ -475,9 +475,10 @@ func (wb *wfBuilder) block(s *State, h *Handler, d *ast.Block) *Block {
 		case *ast.CallStmt:
 			if st.Body != nil {
 				step := &Step{Decl: st, State: s, Consumer: wb.c.consumerAt[st]}
-				if step.Consumer != nil {
-					step.Consumer.Step = step
-					step.Key = step.Consumer.stepName
+				if cons := step.Consumer; cons != nil {
+					cons.Step = step
+					step.Key = cons.stepName
+					step.Timeout, step.Deadline, step.HasDeadline = cons.step.timeout, cons.step.deadline, cons.step.hasDeadline
 				}
 				wb.steps = append(wb.steps, step)
 				step.Body = wb.block(s, h, st.Body)

@@ -39,7 +39,7 @@ workflow Flow {
     }
     subscribe Cap();
     on Go { Workflow.Once("a", retry: Backoff.Exponential(TimeSpan.FromSeconds(1)).MaxAttempts(2)) { X.Y(); } goto Done; }
-    on Cap { Workflow.Once("b", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(2)) { X.Y(); } goto Failed; }
+    on Cap { Workflow.Once("b", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(2), timeout: TimeSpan.MaxValue, deadline: TimeSpan.FromDays(1)) { X.Y(); } goto Failed; }
   }
   terminal Done { }
   terminal error Failed { Message = "no"; }
@@ -72,7 +72,7 @@ func TestBuiltinWords(t *testing.T) {
 	}
 	// Written more than once in the source above.
 	for q, n := range map[string]int{"Within": 2, ".MaxAttempts": 3, "Unfinished": 1, "Initial": 1, "Required": 1,
-		"Unassigned": 1, "Exhausted": 1} {
+		"Unassigned": 1, "Exhausted": 1, "retry:": 2, "TimeSpan.FromDays": 2} {
 		want[q] = n
 	}
 	if d := cmp.Diff(want, seen); d != "" {
@@ -93,6 +93,7 @@ func TestWordExamples(t *testing.T) {
 				"WF": "Initial = Open;", "SUB": "Finished { Within = TimeSpan.FromMinutes(1); Unfinished { goto Late; } }",
 				"POLICY": "Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)", "ENTITY": "", "ERR": "",
 			}
+			slot["STEP"] = ""
 			ex := w.Example
 			switch w.Kind {
 			case vocab.KindSetting:
@@ -136,6 +137,8 @@ func TestWordExamples(t *testing.T) {
 				}
 			case vocab.KindSecurityOp:
 				slot["ENTITY"] = "entity User { string Name; security { " + ex + " } }"
+			case vocab.KindStepArg:
+				slot["STEP"] = ex
 			default:
 				t.Fatalf("no place for a word of kind %v in this test", w.Kind)
 			}
@@ -149,7 +152,7 @@ workflow W {
     subscribe Go() {
       ` + slot["SUB"] + `
     }
-    on Go { Workflow.Once("s", retry: ` + slot["POLICY"] + `) { X.Y(); } goto Done; }
+    on Go { Workflow.Once("s", retry: ` + slot["POLICY"] + `) { X.Y(); } ` + slot["STEP"] + ` goto Done; }
   }
   state Late { subscribe Go(); on Go { goto Failed; } }
   terminal Done { }

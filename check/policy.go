@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -19,10 +20,11 @@ const (
 	ShapeFixed                    // i, i, i, …
 	ShapeLinear                   // i, 2i, 3i, …
 	ShapeExponential              // i, 2i, 4i, …
+	ShapeEvery                    // a cadence: an attempt every i, from start to start
 )
 
 func (s Shape) String() string {
-	return [...]string{"none", "fixed", "linear", "exponential"}[s]
+	return [...]string{"none", "fixed", "linear", "exponential", "every"}[s]
 }
 
 // factories are the vocabulary's Backoff factories and their shapes.
@@ -64,6 +66,14 @@ type Policy struct {
 	Jitter      *big.Rat
 	JitterM     *Member // nil when absent
 
+	// NonRetryable and RetryOn are the error kinds of `.NonRetryable(…)`
+	// and `.RetryOn(…)` (a step's policy only), in source order, with
+	// their members; at most one of the two is given.
+	NonRetryable  []*EnumMember
+	NonRetryableM *Member
+	RetryOn       []*EnumMember
+	RetryOnM      *Member
+
 	// Valid is false when some part did not evaluate (already reported):
 	// lowering and the schedule lints skip such a policy.
 	Valid bool
@@ -74,6 +84,21 @@ type Policy struct {
 
 // HasCap reports whether the policy has `.Cap(…)`.
 func (p *Policy) HasCap() bool { return p.CapM != nil }
+
+// Terminal reports whether a failure of kind (nil: of no kind) ends the
+// step's attempts by the policy's kinds: a kind `.NonRetryable(…)` lists,
+// or, with `.RetryOn(…)`, any failure of a kind it does not list (or of
+// none). A policy with neither retries every failure; so does no policy
+// (p nil), whose step has one attempt anyway.
+func (p *Policy) Terminal(kind *EnumMember) bool {
+	switch {
+	case p == nil:
+		return false
+	case p.RetryOnM != nil:
+		return kind == nil || !slices.Contains(p.RetryOn, kind)
+	}
+	return kind != nil && slices.Contains(p.NonRetryable, kind)
+}
 
 // policyUse is where a policy is written.
 type policyUse int

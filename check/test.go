@@ -79,10 +79,11 @@ const (
 	ExpectGaveUp                         // `Expect.GaveUp("step"[, at: t]);`
 	ExpectAttempts                       // `Expect.Attempts("step", t1, t2, …);`
 	ExpectCall                           // `Expect.Call(X.Y(args)[, at: t]);`
+	ExpectStopped                        // `Expect.Stopped([at: t]);`
 )
 
 var expectNames = [...]string{ExpectState: "Expect.State", ExpectEnd: "Expect.End", ExpectGaveUp: "Expect.GaveUp",
-	ExpectAttempts: "Expect.Attempts", ExpectCall: "Expect.Call"}
+	ExpectAttempts: "Expect.Attempts", ExpectCall: "Expect.Call", ExpectStopped: "Expect.Stopped"}
 
 // String is the expectation as written: `Expect.State`.
 func (k ExpectKind) String() string {
@@ -114,7 +115,7 @@ type Expect struct {
 }
 
 // testItems are the statements a test may hold, for "did you mean".
-var testItems = []string{"Send", "Take", "Start", "Fail", "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call"}
+var testItems = []string{"Send", "Take", "Start", "Fail", "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call", "Expect.Stopped"}
 
 // tests resolves every test of the program into the model.
 func (c *checker) tests() {
@@ -339,14 +340,14 @@ func (r *testResolver) stmt(st *ast.CallStmt) {
 		r.take(st)
 	case "Fail":
 		r.fail(st)
-	case "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call":
+	case "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call", "Expect.Stopped":
 		r.expect(st, name)
 	default:
 		shown := name
 		if shown == "" {
 			shown = ast.Compact(c.file.Text(call.Fun.Rng()))
 		}
-		c.report(call.Fun.Rng(), diag.WF504, "unknown test statement `%s`: a test sends events (`Send`), takes slots (`Take`), starts the run (`Start`), makes steps fail (`Fail`) and expects (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`)%s",
+		c.report(call.Fun.Rng(), diag.WF504, "unknown test statement `%s`: a test sends events (`Send`), takes slots (`Take`), starts the run (`Start`), makes steps fail (`Fail`) and expects (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`, `Expect.Stopped`)%s",
 			shown, c.didYouMean(call.Fun.Rng(), shown, testItems))
 	}
 }
@@ -671,6 +672,11 @@ func (r *testResolver) expect(st *ast.CallStmt, name string) {
 			x.Attempts = append(x.Attempts, t)
 		}
 		if !good {
+			return
+		}
+	case "Expect.Stopped":
+		x.Kind = ExpectStopped
+		if !r.count(name, call, pos, 0, false, "Expect.Stopped(at: TimeSpan.FromHours(3))") {
 			return
 		}
 	case "Expect.Call":

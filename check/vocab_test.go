@@ -44,7 +44,7 @@ func TestVocabularyChecks(t *testing.T) {
 	}
 	for _, u := range vocab.TimeSpanMembers() {
 		arg := "(1)"
-		if u == vocab.ZeroName {
+		if _, ok := vocab.ConstantNamed(u); ok {
 			arg = ""
 		}
 		clean = append(clean, tc{u, step("Backoff.Fixed(TimeSpan." + u + arg + ").MaxAttempts(3)")})

@@ -58,11 +58,21 @@ type jsonSchedule struct {
 	Attempts        int64      `json:"attempts"`
 	Budget          string     `json:"budget"`
 	WindowMS        *int64     `json:"window_ms"`
+	TimeoutMS       *int64     `json:"timeout_ms,omitempty"`
+	DeadlineMS      *int64     `json:"deadline_ms,omitempty"`
+	DeadlineCut     int64      `json:"deadline_cut,omitempty"`
+	Stop            *jsonStop  `json:"stop,omitempty"`
 	Rows            []jsonRow  `json:"rows"`
 	Truncated       bool       `json:"truncated,omitempty"`
 	GivesUpMS       int64      `json:"gives_up_ms"`
 	GivesUpLatestMS int64      `json:"gives_up_latest_ms"`
 	TimelineMS      []int64    `json:"timeline_ms,omitempty"`
+}
+
+type jsonStop struct {
+	Attempt int64 `json:"attempt"`
+	Ends    bool  `json:"ends"`
+	AtMS    int64 `json:"at_ms"`
 }
 
 func jitterFloat(j *big.Rat) float64 {
@@ -102,6 +112,17 @@ func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) erro
 		if s.HasCap {
 			cp := ms(s.Cap)
 			js.Policy.CapMS = &cp
+		}
+		if s.Timeout > 0 {
+			t := ms(s.Timeout)
+			js.TimeoutMS = &t
+		}
+		if s.HasDeadline {
+			d := ms(s.Deadline)
+			js.DeadlineMS, js.DeadlineCut = &d, s.DeadlineCut
+		}
+		if st := s.Stop; st != nil {
+			js.Stop = &jsonStop{Attempt: st.Attempt, Ends: st.Ends, AtMS: ms(st.At)}
 		}
 		for _, r := range s.Rows {
 			js.Rows = append(js.Rows, jsonRow{From: r.From, To: r.To, WaitMS: ms(r.Wait), MinMS: ms(r.Min), MaxMS: ms(r.Max),
@@ -164,13 +185,42 @@ func satMul(t Ticks, k int64) Ticks {
 func BudgetWords(s *Schedule) string {
 	n := s.Attempts
 	w := check.CountAttempts(n, "the first")
-	switch s.Budget {
-	case check.BudgetRetries:
+	switch {
+	case s.Budget == check.BudgetRetries:
 		w += fmt.Sprintf(" (`Retries = %d`)", n-1)
-	case check.BudgetMaxAttempts:
+	case s.Budget == check.BudgetMaxAttempts && s.DeadlineCut > 0:
+		w += fmt.Sprintf(" (`.MaxAttempts(%d)`, cut by the deadline)", s.Consumer.Attempts)
+	case s.Budget == check.BudgetMaxAttempts:
 		w += fmt.Sprintf(" (`.MaxAttempts(%d)`)", n)
+	case s.Budget == check.BudgetDeadline:
+		w += " (those that start within the `deadline:`)"
 	}
 	return w
+}
+
+// deadlineWords says where a step's deadline cuts its table.
+func deadlineWords(s *Schedule) string {
+	switch {
+	case s.DeadlineCut > 0:
+		return fmt.Sprintf("; attempt %d would start after it: the step gives up (`Deadline`)", s.DeadlineCut)
+	case s.Budget == check.BudgetDeadline:
+		return fmt.Sprintf("; attempt %d would start after it: the step gives up (`Deadline`)", s.Attempts+1)
+	}
+	return ""
+}
+
+// StopWords says where and why a run leaves TimeSpan's range: "attempt 3
+// would start after TimeSpan.MaxValue: the run stops at 10675199d".
+func StopWords(s *Schedule) string {
+	st := s.Stop
+	what := "attempt"
+	if !s.Consumer.IsStep() {
+		what = "window"
+	}
+	if st.Ends {
+		return fmt.Sprintf("%s %d would end after TimeSpan.MaxValue: the run stops when it starts, at %s", what, st.Attempt, check.FormatTicks(st.At))
+	}
+	return fmt.Sprintf("%s %d would start after TimeSpan.MaxValue: the run stops at %s", what, st.Attempt, check.FormatTicks(st.At))
 }
 
 // startRange says when a row's attempts start: "13m30s" for one attempt,
@@ -216,6 +266,12 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			if s.Duration > 0 {
 				fmt.Fprintf(&b, "  attempt   takes %s\n", check.FormatTicks(s.Duration))
 			}
+			if s.Timeout > 0 {
+				fmt.Fprintf(&b, "  timeout   %s per attempt: a longer one fails then\n", check.FormatTicks(s.Timeout))
+			}
+			if s.HasDeadline {
+				fmt.Fprintf(&b, "  deadline  %s from the first attempt's start%s\n", check.FormatTicks(s.Deadline), deadlineWords(s))
+			}
 		} else {
 			fmt.Fprintf(&b, "  window    %s each; the wait starts when a window passes\n", check.FormatTicks(s.Window))
 		}
@@ -226,7 +282,9 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 		if s.Truncated {
 			fmt.Fprintf(&b, "  … %s (the table stops at %d rows)\n", leftOut(s), len(s.Rows))
 		}
-		if jit && s.GivesUpLatest != s.GivesUp {
+		if st := s.Stop; st != nil {
+			fmt.Fprintf(&b, "  stops     %s\n", StopWords(s))
+		} else if jit && s.GivesUpLatest != s.GivesUp {
 			fmt.Fprintf(&b, "  gives up  at %s, %s at the latest\n", check.FormatTicks(s.GivesUp), check.FormatTicks(s.GivesUpLatest))
 		} else {
 			fmt.Fprintf(&b, "  gives up  at %s\n", check.FormatTicks(s.GivesUp))
@@ -238,8 +296,8 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			for _, t := range s.Timeline[:min(len(s.Timeline), 20)] {
 				parts = append(parts, check.FormatTicks(roundMS(t)))
 			}
-			if int64(len(parts)) < s.Attempts {
-				parts = append(parts, fmt.Sprintf("… (%d attempts)", s.Attempts))
+			if n := s.started(); int64(len(parts)) < n {
+				parts = append(parts, fmt.Sprintf("… (%d attempts)", n))
 			}
 			fmt.Fprintf(&b, "  timeline  %s\n", strings.Join(parts, ", "))
 		}
@@ -248,17 +306,35 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 	return err
 }
 
+// started is the number of attempts (windows) a run starts: the budget, or,
+// when the table stops past TimeSpan's range, those before the stop (and
+// the one it stops in, when that one starts but cannot end).
+func (s *Schedule) started() int64 {
+	st := s.Stop
+	switch {
+	case st == nil:
+		return s.Attempts
+	case st.Ends:
+		return st.Attempt
+	default:
+		return st.Attempt - 1
+	}
+}
+
 // leftOut says what a truncated table's rows leave out: the attempts past
 // its last row, whose waits go on growing by the interval (only a Linear
 // table below its cap is ever cut), up to the cap or the last wait.
+// A table that stops past TimeSpan's range leaves out only the attempts
+// before its stop (the stop line follows it).
 func leftOut(s *Schedule) string {
 	from := s.Rows[len(s.Rows)-1].To + 1
-	last := s.WaitBefore(s.Attempts)
-	if from >= s.Attempts {
-		return fmt.Sprintf("attempt %d waits %s", s.Attempts, check.FormatTicks(last))
+	end := s.started()
+	last := s.WaitBefore(end)
+	if from >= end {
+		return fmt.Sprintf("attempt %d waits %s", end, check.FormatTicks(last))
 	}
-	what := fmt.Sprintf("attempts %d–%d each wait %s longer than the one before", from, s.Attempts, check.FormatTicks(s.Interval))
-	if s.HasCap && last == s.Cap && s.WaitBefore(s.Attempts-1) == s.Cap {
+	what := fmt.Sprintf("attempts %d–%d each wait %s longer than the one before", from, end, check.FormatTicks(s.Interval))
+	if s.HasCap && last == s.Cap && s.WaitBefore(end-1) == s.Cap {
 		return what + ", up to the cap, " + check.FormatTicks(s.Cap)
 	}
 	return what + ", the last " + check.FormatTicks(last)

@@ -122,6 +122,7 @@ const (
 	WF316 ID = "WF316"
 	WF317 ID = "WF317"
 	WF318 ID = "WF318"
+	WF319 ID = "WF319"
 	WF401 ID = "WF401"
 	WF402 ID = "WF402"
 	WF403 ID = "WF403"
@@ -349,7 +350,7 @@ var Codes = []Code{
 		wrap("  state A {\n    subscribe Go() {\n      Finished {\n        Within = TimeSpan.FromMinutes(5);\n        Retries = 2;\n        Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5)).MaxAttempts(3);\n        Unfinished { goto Done; }\n      }\n    }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() {\n      Finished {\n        Within = TimeSpan.FromMinutes(5);\n        Retries = 2;\n        Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5));\n        Unfinished { goto Done; }\n      }\n    }\n  }\n  terminal Done { }\n")},
 	{"WF302", Error, Meaning, ScopeDecl, "a durable step's `retry:` policy has no `.MaxAttempts(…)`",
-		"Nothing else bounds a step's retries, so without `.MaxAttempts(n)` (attempts in total) it would retry for ever. A bare TimeSpan is a fixed policy and needs it too: `Backoff.Fixed(…).MaxAttempts(3)`.",
+		"A step's retries are bounded by `.MaxAttempts(n)` (attempts in total) or by the step's `deadline:` (the attempts that start within it); with neither it would retry for ever. A bare TimeSpan is a fixed policy and needs one too: `Backoff.Fixed(…).MaxAttempts(3)`. A policy whose waits are zero needs `.MaxAttempts(n)` even with a deadline: its attempts would all start at once.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF303", Error, Meaning, ScopeDecl, "policy member given twice",
@@ -416,6 +417,10 @@ var Codes = []Code{
 		"A retry budget whose waits add up to more than 30 days keeps the workflow open for months on an error nobody is watching: whatever the retries were for has been handled by hand or forgotten long before. Any shape counts, `Fixed` too (`Fixed(1h)` with 1000 attempts waits 41 days in all). Only the waits count, not a milestone's windows: a long window is the deadline its author chose. WF312 and WF314 replace it for the same policy: they name the growth that makes it long. Lower the attempts or the waits.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromHours(1)).MaxAttempts(1000)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromHours(1)).MaxAttempts(48)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF319", Error, Meaning, ScopeDecl, "a step's `timeout:` or `deadline:` is not a positive TimeSpan",
+		"`timeout:` is each attempt's limit and `deadline:` the step's total time from its first attempt's start (docs/language.md, \"Durable steps\"). Either is a TimeSpan longer than zero: a zero timeout would fail every attempt as it starts, a zero deadline would give the step up before its first attempt ended.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", timeout: TimeSpan.Zero) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", timeout: TimeSpan.FromSeconds(30)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	// WF4xx: reported by `wfc export temporal` (docs/temporal.md), not by
 	// `wfc check`: what Temporal's RetryPolicy cannot express.
 	{"WF401", Warning, Export, ScopeDecl, "Temporal has no linear backoff",
@@ -443,7 +448,7 @@ var Codes = []Code{
 		testOf("  Send(Og(), at: TimeSpan.FromSeconds(5));\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
 	{"WF502", Error, Meaning, ScopeDecl, "wrong arguments in a test",
-		"Each test statement takes its own arguments: `Send(Event(args), at: t)` with one argument per event parameter, of the parameter's type (a member of the parameter's enum, a string, a number…), `Take(Slot, at: t)`, `Fail(\"step\", times: n)`, `Expect.State(S, at: t)`, `Expect.End(S, at: t)` with a terminal `S`, `Expect.GaveUp(\"step\", at: t)`, `Expect.Attempts(\"step\", t1, t2, …)`, `Expect.Call(X.Y(args), at: t)`; `Start(at: t)` only in a workflow that does not start by itself.",
+		"Each test statement takes its own arguments: `Send(Event(args), at: t)` with one argument per event parameter, of the parameter's type (a member of the parameter's enum, a string, a number…), `Take(Slot, at: t)`, `Fail(\"step\", times: n)`, `Expect.State(S, at: t)`, `Expect.End(S, at: t)` with a terminal `S`, `Expect.GaveUp(\"step\", at: t)`, `Expect.Attempts(\"step\", t1, t2, …)`, `Expect.Call(X.Y(args), at: t)`, `Expect.Stopped(at: t)`; `Start(at: t)` only in a workflow that does not start by itself.",
 		testOf("  Send(Go(1), at: TimeSpan.FromSeconds(5));\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
 	{"WF503", Error, Meaning, ScopeDecl, "bad time in a test",
@@ -451,7 +456,7 @@ var Codes = []Code{
 		testOf("  Send(Go(), at: 5);\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
 	{"WF504", Error, Meaning, ScopeDecl, "unknown test statement or setting",
-		"A test holds `Workflow = Name;` (which may be left out when the program has one workflow), actions (`Send`, `Take`, `Start`, `Fail`) and expectations (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`), each a call ending in `;`.",
+		"A test holds `Workflow = Name;` (which may be left out when the program has one workflow), actions (`Send`, `Take`, `Start`, `Fail`) and expectations (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`, `Expect.Stopped`), each a call ending in `;`.",
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n  Expect.Stat(A, at: TimeSpan.Zero);\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n  Expect.State(A, at: TimeSpan.Zero);\n")},
 	{"WF505", Error, Meaning, ScopeDecl, "two tests with the same name",

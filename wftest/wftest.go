@@ -72,7 +72,7 @@ type Failure struct {
 
 // Scenario turns a test into the interpreter's scenario: its actions sorted
 // by time, stably (actions at the same time keep their statement order),
-// and its failing steps.
+// and its steps' scripts (their Fail statements, in order).
 func Scenario(t *check.Test) interp.Scenario {
 	acts := make([]*check.TestAction, len(t.Actions))
 	copy(acts, t.Actions)
@@ -93,12 +93,20 @@ func Scenario(t *check.Test) interp.Scenario {
 		}
 		sc.Actions = append(sc.Actions, ia)
 	}
+	script := func(s *check.Step) *interp.Script {
+		if sc.Steps == nil {
+			sc.Steps = map[*check.Step]*interp.Script{}
+		}
+		if sc.Steps[s] == nil {
+			sc.Steps[s] = &interp.Script{}
+		}
+		return sc.Steps[s]
+	}
+	// Several Fail statements of one step describe its attempts in order.
 	for _, f := range t.Failures {
 		for _, s := range f.Steps {
-			if sc.Failures == nil {
-				sc.Failures = map[*check.Step]interp.Failure{}
-			}
-			sc.Failures[s] = interp.Failure{Times: f.Times, Always: f.Always}
+			scr := script(s)
+			scr.Fails = append(scr.Fails, interp.Failure{Times: f.Times, Always: f.Always})
 		}
 	}
 	return sc
@@ -275,7 +283,7 @@ func (r *run) expect(x *check.Expect) (Failure, bool) {
 				return f, false
 			}
 		}
-		f.Message = fmt.Sprintf("expected step %q to give up%s; it did not", x.Step.Key, at())
+		f.Message = fmt.Sprintf("expected step %q to give up%s; it did not%s", x.Step.Key, at(), r.howEnded())
 	case check.ExpectAttempts:
 		var got []interp.Ticks
 		first := -1
@@ -293,7 +301,21 @@ func (r *run) expect(x *check.Expect) (Failure, bool) {
 		if first >= 0 {
 			f.Entry = first
 		}
-		f.Message = fmt.Sprintf("expected step %q's attempts at %s; they were at %s", x.Step.Key, ticksList(x.Attempts), ticksList(got))
+		f.Message = fmt.Sprintf("expected step %q's attempts at %s; they were at %s%s", x.Step.Key, ticksList(x.Attempts), ticksList(got), r.stoppedWhy())
+	case check.ExpectStopped:
+		k := r.end()
+		if k >= 0 && es[k].Kind == interp.KStopped && (!x.HasAt || es[k].At == x.At) {
+			return f, true
+		}
+		if k >= 0 {
+			f.Entry = k
+		}
+		switch {
+		case k >= 0 && es[k].Kind == interp.KStopped:
+			f.Message = fmt.Sprintf("expected the run to be stopped at a limit%s; it was stopped at %s: %s", at(), timespan.Format(es[k].At), es[k].Message)
+		default:
+			f.Message = fmt.Sprintf("expected the run to be stopped at a limit%s; it was not%s", at(), r.howEnded())
+		}
 	case check.ExpectCall:
 		args := argTexts(x.Args)
 		want := x.Call + "(" + strings.Join(args, ", ") + ")"
@@ -315,6 +337,35 @@ func (r *run) expect(x *check.Expect) (Failure, bool) {
 		}
 	}
 	return f, false
+}
+
+// howEnded says how the run ended, after "it did not": "; the run was
+// stopped at 3h: …", "; the run ended in Paid at 31s", "; the run was
+// still waiting in A at 5m" ("" for a run that never started).
+func (r *run) howEnded() string {
+	k := r.end()
+	if k < 0 {
+		return ""
+	}
+	e := r.es[k]
+	switch e.Kind {
+	case interp.KStopped:
+		return fmt.Sprintf("; the run was stopped at %s: %s", timespan.Format(e.At), e.Message)
+	case interp.KWaiting:
+		return fmt.Sprintf("; the run was still waiting in %s at %s", e.State, timespan.Format(e.At))
+	}
+	if e.Error {
+		return fmt.Sprintf("; the run ended in %s at %s (%s)", e.State, timespan.Format(e.At), e.Message)
+	}
+	return fmt.Sprintf("; the run ended in %s at %s", e.State, timespan.Format(e.At))
+}
+
+// stoppedWhy is howEnded for a run stopped at a limit, else "".
+func (r *run) stoppedWhy() string {
+	if k := r.end(); k >= 0 && r.es[k].Kind == interp.KStopped {
+		return r.howEnded()
+	}
+	return ""
 }
 
 // lastAtOrBefore is the index of the last entry at or before t, or -1.

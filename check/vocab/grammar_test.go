@@ -27,6 +27,7 @@ var scopes = map[vocab.WordKind]string{
 	vocab.KindUnit:       "support.function.timespan.wfc",
 	vocab.KindAttr:       "entity.other.attribute-name.wfc",
 	vocab.KindSecurityOp: "support.constant.security-operation.wfc",
+	vocab.KindStepArg:    "variable.parameter.label.wfc",
 }
 
 // line is a source line with %s where the word goes.
@@ -43,7 +44,7 @@ func line(w vocab.Word) string {
 	case vocab.KindMember:
 		return "        Backoff = Backoff.Fixed(TimeSpan.FromSeconds(1)).%s(" + arg(w) + ");"
 	case vocab.KindUnit:
-		if w.Name == vocab.ZeroName {
+		if _, ok := vocab.ConstantNamed(w.Name); ok {
 			return "        Within = TimeSpan.%s;"
 		}
 		return "        Within = TimeSpan.%s(5);"
@@ -54,6 +55,8 @@ func line(w vocab.Word) string {
 		return "  [%s] string Name;"
 	case vocab.KindSecurityOp:
 		return "  security { allow %s when IsAuthenticated; deny %s; }"
+	case vocab.KindStepArg:
+		return "    on Go { Workflow.Once(\"s\", %s: x) { X.Y(); } }"
 	}
 	return ""
 }

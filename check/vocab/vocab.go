@@ -214,8 +214,8 @@ type Unit struct {
 	Ticks timespan.Ticks
 }
 
-// Units are TimeSpan's units, smallest first; `TimeSpan.Zero` (ZeroName)
-// is the one TimeSpan constant.
+// Units are TimeSpan's units, smallest first; `TimeSpan.Zero` and
+// `TimeSpan.MaxValue` are its constants (Constants).
 var Units = []Unit{
 	{"FromMilliseconds", timespan.TicksPerMillisecond},
 	{"FromSeconds", timespan.TicksPerSecond},
@@ -224,16 +224,81 @@ var Units = []Unit{
 	{"FromDays", timespan.TicksPerDay},
 }
 
-// ZeroName is `TimeSpan.Zero`.
-const ZeroName = "Zero"
+// ZeroName is `TimeSpan.Zero`, and MaxValueName `TimeSpan.MaxValue`, the
+// largest duration (.NET's TimeSpan.MaxValue): TimeSpan's two constants.
+const (
+	ZeroName     = "Zero"
+	MaxValueName = "MaxValue"
+)
 
-// TimeSpanMembers lists the units' names and Zero.
+// Constants are TimeSpan's constants with their values.
+var Constants = []struct {
+	Name  string
+	Ticks timespan.Ticks
+	Doc   string
+}{
+	{ZeroName, 0, "the duration 0"},
+	{MaxValueName, timespan.MaxTicks, "the largest duration, 10675199d2h48m5.4775807s (.NET's TimeSpan.MaxValue): a wait or window of it never ends before the run would pass TimeSpan's range"},
+}
+
+// ConstantNamed is the value of TimeSpan's constant name, if it is one.
+func ConstantNamed(name string) (timespan.Ticks, bool) {
+	for _, c := range Constants {
+		if c.Name == name {
+			return c.Ticks, true
+		}
+	}
+	return 0, false
+}
+
+// TimeSpanMembers lists the units' names and the constants'.
 func TimeSpanMembers() []string {
-	out := make([]string, 0, len(Units)+1)
+	out := make([]string, 0, len(Units)+len(Constants))
 	for _, u := range Units {
 		out = append(out, u.Name)
 	}
-	return append(out, ZeroName)
+	for _, c := range Constants {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// StepArg is a labelled argument of a durable step, `Workflow.Once("name",
+// label: value)`.
+type StepArg struct {
+	Name    string
+	Arg     Type
+	Doc     string
+	Example string
+}
+
+// StepArgs are a durable step's labelled arguments.
+var StepArgs = []StepArg{
+	{"retry", Policy, "the policy between failed attempts; with `.MaxAttempts(n)` (attempts in total) unless a `deadline:` bounds the step",
+		"Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)"},
+	{"timeout", TimeSpan, "each attempt's limit: an attempt running longer fails at that moment, as a timeout (retryable); Temporal's StartToCloseTimeout",
+		"TimeSpan.FromSeconds(30)"},
+	{"deadline", TimeSpan, "the step's total time from its first attempt's start: no attempt starts after it, one running when it passes is stopped, and the step gives up (`Deadline`); Temporal's ScheduleToCloseTimeout",
+		"TimeSpan.FromMinutes(10)"},
+}
+
+// StepArgNamed is the step argument named name, or nil.
+func StepArgNamed(name string) *StepArg {
+	for i := range StepArgs {
+		if StepArgs[i].Name == name {
+			return &StepArgs[i]
+		}
+	}
+	return nil
+}
+
+// StepArgNames lists the step arguments' names.
+func StepArgNames() []string {
+	out := make([]string, len(StepArgs))
+	for i, a := range StepArgs {
+		out[i] = a.Name
+	}
+	return out
 }
 
 // Attr is an attribute: its name and its one argument's type (0: none).
@@ -269,11 +334,12 @@ const (
 	KindUnit
 	KindAttr
 	KindSecurityOp
+	KindStepArg
 )
 
 var wordKindNames = [...]string{KindSetting: "setting", KindMilestone: "milestone", KindOutcome: "milestone outcome",
 	KindFactory: "Backoff factory", KindMember: "policy member", KindUnit: "TimeSpan unit", KindAttr: "attribute",
-	KindSecurityOp: "security operation"}
+	KindSecurityOp: "security operation", KindStepArg: "step argument"}
 
 func (k WordKind) String() string { return nameIn(wordKindNames[:], int(k)) }
 
@@ -350,8 +416,10 @@ func buildWords() []Word {
 			Doc:     "a duration of n " + unit + ", exact to the 100 ns tick (rounded to the nearest, halves away from zero)",
 			Example: q + "(5)", ArgNoun: "number (an int or a decimal)", ArgExample: "5"})
 	}
-	out = append(out, Word{Kind: KindUnit, Name: ZeroName, Qualified: "TimeSpan." + ZeroName, Signature: "TimeSpan." + ZeroName,
-		Context: "a duration", Doc: "the duration 0", Example: "TimeSpan." + ZeroName})
+	for _, c := range Constants {
+		out = append(out, Word{Kind: KindUnit, Name: c.Name, Qualified: "TimeSpan." + c.Name, Signature: "TimeSpan." + c.Name,
+			Context: "a duration", Doc: c.Doc, Example: "TimeSpan." + c.Name})
+	}
 	attrs := func(as []Attr, ctx, target string) {
 		for _, a := range as {
 			sig, ex := "["+a.Name+"]", "["+a.Name+"]"
@@ -364,6 +432,12 @@ func buildWords() []Word {
 	}
 	attrs(EntityAttrs, "an entity", "entity User { string Name; }")
 	attrs(FieldAttrs, "a field", "string Title;")
+	for _, a := range StepArgs {
+		out = append(out, Word{Kind: KindStepArg, Name: a.Name, Qualified: a.Name + ":", Signature: a.Name + ": " + a.Arg.String(),
+			Context: "a durable step (`Workflow.Once(\"name\", …)`)", Doc: a.Doc,
+			Example: "Workflow.Once(\"charge\", " + a.Name + ": " + a.Example + ") { Payments.Charge(); }",
+			ArgNoun: a.Arg.String(), ArgExample: a.Example})
+	}
 	for _, op := range SecurityOps {
 		out = append(out, Word{Kind: KindSecurityOp, Name: op, Qualified: op, Signature: "allow " + op + ";",
 			Context: "a security rule (`allow`, `deny`)", Example: "allow " + op + " when IsAuthenticated;",

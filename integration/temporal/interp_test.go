@@ -74,8 +74,8 @@ func callNames(wf *check.Workflow) []string {
 func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario) *interp.Transcript {
 	t.Helper()
 	env := newEnv()
-	fails := map[string]interp.Failure{}
-	for s, f := range sc.Failures {
+	fails := map[string]*interp.Script{}
+	for s, f := range sc.Steps {
 		fails[s.Key] = f
 	}
 	calls := map[string]Call{}
@@ -85,7 +85,7 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 	Register(env, p, Activities{
 		Calls: calls,
 		Attempt: func(_ context.Context, step string, a int32) error {
-			if f, ok := fails[step]; ok && (f.Always || int64(a) <= f.Times) {
+			if f, _ := fails[step].Attempt(int64(a)); f != nil {
 				return errAttempt
 			}
 			return nil
@@ -330,9 +330,9 @@ func TestTestdataSameOnTemporal(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(len(key)), uint64(ran)))
 			for k := range 3 {
 				sc := genScenario(r, wf)
-				for st, f := range sc.Failures {
-					if s := c.export[st.Consumer]; s != nil && s.Attempts > 50 && (f.Always || f.Times >= 50) {
-						delete(sc.Failures, st)
+				for st, f := range sc.Steps {
+					if s := c.export[st.Consumer]; s != nil && s.Attempts > 50 && (f.Fails[0].Always || f.Fails[0].Times >= 50) {
+						delete(sc.Steps, st)
 					}
 				}
 				t.Run(fmt.Sprintf("%s/%s/%d", key, wf.Decl.Name.Name, k), func(t *testing.T) { same(t, p, c, wf, sc) })

@@ -358,8 +358,8 @@ func generatedOnServer(t *testing.T, c client.Client) {
 		p, cc := mustProgram(t, srcs)
 		wf := cc.res.Program.WorkflowNamed("G")
 		sc := genScenario(rand.New(rand.NewPCG(uint64(i), 0x5cea)), wf)
-		fails := map[string]interp.Failure{}
-		for s, f := range sc.Failures {
+		fails := map[string]*interp.Script{}
+		for s, f := range sc.Steps {
 			fails[s.Key] = f
 		}
 		calls := map[string]Call{}
@@ -367,7 +367,7 @@ func generatedOnServer(t *testing.T, c client.Client) {
 			calls[n] = func(context.Context, []string) error { return nil }
 		}
 		queue := startWorker(t, c, p, Activities{Calls: calls, Attempt: func(_ context.Context, step string, a int32) error {
-			if f, ok := fails[step]; ok && (f.Always || int64(a) <= f.Times) {
+			if f, _ := fails[step].Attempt(int64(a)); f != nil {
 				return errAttempt
 			}
 			return nil
