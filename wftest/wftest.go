@@ -72,7 +72,8 @@ type Failure struct {
 
 // Scenario turns a test into the interpreter's scenario: its actions sorted
 // by time, stably (actions at the same time keep their statement order),
-// and its steps' scripts (their Fail statements, in order).
+// its steps' scripts (their Fail statements, in order, and how long their
+// attempts take) and its draws.
 func Scenario(t *check.Test) interp.Scenario {
 	acts := make([]*check.TestAction, len(t.Actions))
 	copy(acts, t.Actions)
@@ -106,9 +107,25 @@ func Scenario(t *check.Test) interp.Scenario {
 	for _, f := range t.Failures {
 		for _, s := range f.Steps {
 			scr := script(s)
-			scr.Fails = append(scr.Fails, interp.Failure{Times: f.Times, Always: f.Always})
+			scr.Fails = append(scr.Fails, interp.Failure{Times: f.Times, Always: f.Always, Kind: f.Kind,
+				RetryAfter: f.RetryAfter, HasRetryAfter: f.HasRetryAfter})
 		}
 	}
+	// Takes: every attempt, or one (the later statement wins).
+	for _, tk := range t.Takes {
+		for _, s := range tk.Steps {
+			scr := script(s)
+			if tk.Attempt == 0 {
+				scr.Took = tk.Took
+				continue
+			}
+			if scr.Takes == nil {
+				scr.Takes = map[int64]interp.Ticks{}
+			}
+			scr.Takes[tk.Attempt] = tk.Took
+		}
+	}
+	sc.Draws = t.Draws
 	return sc
 }
 

@@ -28,6 +28,8 @@ var scopes = map[vocab.WordKind]string{
 	vocab.KindAttr:       "entity.other.attribute-name.wfc",
 	vocab.KindSecurityOp: "support.constant.security-operation.wfc",
 	vocab.KindStepArg:    "variable.parameter.label.wfc",
+	vocab.KindReason:     "entity.name.tag.outcome.wfc",
+	vocab.KindCatch:      "keyword.control.wfc",
 }
 
 // line is a source line with %s where the word goes.
@@ -57,6 +59,10 @@ func line(w vocab.Word) string {
 		return "  security { allow %s when IsAuthenticated; deny %s; }"
 	case vocab.KindStepArg:
 		return "    on Go { Workflow.Once(\"s\", %s: x) { X.Y(); } }"
+	case vocab.KindReason:
+		return "      } catch { %s { Mail.Send(); } }"
+	case vocab.KindCatch:
+		return "    on Go { Workflow.Once(\"s\") { X.Y(); } %s { default { } } }"
 	}
 	return ""
 }

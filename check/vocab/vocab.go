@@ -32,10 +32,11 @@ const (
 	Policy      // a Backoff policy, or a bare TimeSpan meaning Fixed
 	StateName   // a state of the workflow
 	EntityField // `Entity.Field`
+	Kinds       // one or more error kinds: members of enums of the program
 )
 
 var typeNames = [...]string{Bool: "bool", Int: "int", Decimal: "decimal", String: "string", TimeSpan: "TimeSpan",
-	Policy: "policy", StateName: "state name", EntityField: "Entity.Field"}
+	Policy: "policy", StateName: "state name", EntityField: "Entity.Field", Kinds: "kind, …"}
 
 func (t Type) String() string { return nameIn(typeNames[:], int(t)) }
 
@@ -155,6 +156,7 @@ const (
 	Fixed Shape = iota
 	Linear
 	Exponential
+	Every
 )
 
 // Factory is a `Backoff.Name(interval)` factory.
@@ -170,6 +172,7 @@ var Factories = []Factory{
 	{"Fixed", Fixed, TimeSpan, "waits the interval before every retry: i, i, i …"},
 	{"Linear", Linear, TimeSpan, "waits the interval times the retry's number: i, 2i, 3i …"},
 	{"Exponential", Exponential, TimeSpan, "doubles the wait on every retry: i, 2i, 4i, 8i …"},
+	{"Every", Every, TimeSpan, "a cadence: an attempt starts every i, measured from the start of the one before (the wait is what is left of i after it), where the others are spacings, measured from its end; takes `.MaxAttempts` only"},
 }
 
 // Member is a policy member `.Name(arg)`.
@@ -189,7 +192,28 @@ var Members = []Member{
 	{"Cap", TimeSpan, "no single wait is longer than this (applied after jitter)", "TimeSpan", "TimeSpan.FromMinutes(5)"},
 	{"Jitter", Decimal, "each wait w becomes uniform in [w·(1-f), w·(1+f)), then capped; f is in [0, 1]",
 		"decimal fraction such as `0.2` (±20%)", "0.2"},
+	{"NonRetryable", Kinds, "a step's failure of one of these error kinds is terminal: no further attempt, the step gives up (`Terminal`); Temporal's NonRetryableErrorTypes",
+		"error kind, such as `ChargeError.Declined`", "ChargeError.Declined"},
+	{"RetryOn", Kinds, "only a step's failures of these error kinds are retried; any other failure (of another kind, or of none) is terminal",
+		"error kind, such as `ChargeError.RateLimited`", "ChargeError.RateLimited"},
 }
+
+// Reason is why a durable step gave up, as a case of its `catch` names it.
+type Reason struct {
+	Name string
+	Doc  string
+}
+
+// Reasons are the catch's reasons, in the order of check.Cause.
+var Reasons = []Reason{
+	{"Exhausted", "its attempts are used up (its budget, `.MaxAttempts(…)`)"},
+	{"Deadline", "its `deadline:` passed: no retry could start before it, or an attempt was running when it passed"},
+	{"Terminal", "an attempt failed terminally: of a kind `.NonRetryable(…)` lists (or `.RetryOn(…)` does not); a case of that kind wins over `Terminal`"},
+	{"Cancelled", "its state was left while it ran or waited; its handler ends there, so a catch never runs for it (transcript and coverage only)"},
+}
+
+// CatchName is `catch`, the contextual word after a durable step's block.
+const CatchName = "catch"
 
 // FactoryNames and MemberNames list the names, in order.
 func FactoryNames() []string {
@@ -335,11 +359,13 @@ const (
 	KindAttr
 	KindSecurityOp
 	KindStepArg
+	KindReason
+	KindCatch
 )
 
 var wordKindNames = [...]string{KindSetting: "setting", KindMilestone: "milestone", KindOutcome: "milestone outcome",
 	KindFactory: "Backoff factory", KindMember: "policy member", KindUnit: "TimeSpan unit", KindAttr: "attribute",
-	KindSecurityOp: "security operation", KindStepArg: "step argument"}
+	KindSecurityOp: "security operation", KindStepArg: "step argument", KindReason: "catch reason", KindCatch: "catch block"}
 
 func (k WordKind) String() string { return nameIn(wordKindNames[:], int(k)) }
 
@@ -437,6 +463,14 @@ func buildWords() []Word {
 			Context: "a durable step (`Workflow.Once(\"name\", …)`)", Doc: a.Doc,
 			Example: "Workflow.Once(\"charge\", " + a.Name + ": " + a.Example + ") { Payments.Charge(); }",
 			ArgNoun: a.Arg.String(), ArgExample: a.Example})
+	}
+	out = append(out, Word{Kind: KindCatch, Name: CatchName, Qualified: CatchName, Signature: "} catch { Reason { … } Kind { … } default { … } }",
+		Context: "right after a durable step's block", Doc: "what runs when the step gives up: the case of its reason (`Exhausted`, `Deadline`, `Terminal`) or, for a terminal failure, of its error kind; `default` takes the rest; a case may `goto`, and one that does not goes on after the step",
+		Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { default { Mail.Send(\"failed\"); } }"})
+	for _, r := range Reasons {
+		out = append(out, Word{Kind: KindReason, Name: r.Name, Qualified: "catch." + r.Name, Signature: r.Name + " { … }",
+			Context: "a step's `catch { … }`", Doc: "the step gave up: " + r.Doc,
+			Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { " + r.Name + " { Mail.Send(\"failed\"); } }"})
 	}
 	for _, op := range SecurityOps {
 		out = append(out, Word{Kind: KindSecurityOp, Name: op, Qualified: op, Signature: "allow " + op + ";",
