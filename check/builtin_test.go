@@ -47,6 +47,21 @@ workflow Flow {
   terminal Done { }
   terminal error Failed { Message = "no"; }
 }
+test "every statement" {
+  Workflow = Flow;
+  Start();
+  Send(Go());
+  Take(Go);
+  Fail("a", times: 1);
+  Takes("a", TimeSpan.FromSeconds(1));
+  Draws(0.5);
+  Expect.State(A);
+  Expect.End(Done);
+  Expect.GaveUp("a");
+  Expect.Attempts("a", TimeSpan.Zero);
+  Expect.Call(X.Y());
+  Expect.Stopped();
+}
 `
 
 // TestBuiltinWords: the model maps every vocabulary word written where it
@@ -74,7 +89,7 @@ func TestBuiltinWords(t *testing.T) {
 		want[w.Qualified] = 1
 	}
 	// Written more than once in the source above.
-	for q, n := range map[string]int{"Within": 2, ".MaxAttempts": 4, "TimeSpan.FromSeconds": 2, "Unfinished": 1, "Initial": 1, "Required": 1,
+	for q, n := range map[string]int{"Within": 2, ".MaxAttempts": 4, "TimeSpan.FromSeconds": 3, "TimeSpan.Zero": 2, "Unfinished": 1, "Initial": 1, "Required": 1,
 		"Unassigned": 1, "Exhausted": 1, "retry:": 3, "TimeSpan.FromDays": 2} {
 		want[q] = n
 	}
@@ -96,7 +111,7 @@ func TestWordExamples(t *testing.T) {
 				"WF": "Initial = Open;", "SUB": "Finished { Within = TimeSpan.FromMinutes(1); Unfinished { goto Late; } }",
 				"POLICY": "Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)", "ENTITY": "", "ERR": "",
 			}
-			slot["STEP"] = ""
+			slot["STEP"], slot["TEST"] = "", ""
 			ex := w.Example
 			switch w.Kind {
 			case vocab.KindSetting:
@@ -142,6 +157,8 @@ func TestWordExamples(t *testing.T) {
 				slot["ENTITY"] = "entity User { string Name; security { " + ex + " } }"
 			case vocab.KindStepArg, vocab.KindReason, vocab.KindCatch:
 				slot["STEP"] = ex
+			case vocab.KindTest:
+				slot["TEST"] = "test \"t\" { Workflow = W; " + ex + " }"
 			default:
 				t.Fatalf("no place for a word of kind %v in this test", w.Kind)
 			}
@@ -162,7 +179,7 @@ workflow W {
   terminal Done { }
   terminal error Failed { ` + slot["ERR"] + ` }
 }
-`
+` + slot["TEST"] + "\n"
 			prog, syn := parser.Parse([]parser.Source{{Name: "ex.wf", Src: src}}, parser.Options{})
 			ds := append(syn, check.Check(prog).Diags...)
 			for _, d := range ds {

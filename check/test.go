@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -351,6 +352,14 @@ func (r *testResolver) stmt(st *ast.CallStmt) {
 	if st.Body != nil {
 		c.report(st.Body.Range, diag.WF504, "a test's statements take no block")
 		return
+	}
+	if vocab.TestStatementNamed(name) != nil {
+		switch f := call.Fun.(type) {
+		case *ast.Name:
+			c.word(&ast.Ident{Range: f.Range, Name: f.Name}, vocab.KindTest)
+		case *ast.Selector:
+			c.word(f.Sel, vocab.KindTest)
+		}
 	}
 	switch name {
 	case "Start":

@@ -106,6 +106,7 @@ const (
 	WF206 ID = "WF206"
 	WF207 ID = "WF207"
 	WF208 ID = "WF208"
+	WF209 ID = "WF209"
 	WF301 ID = "WF301"
 	WF302 ID = "WF302"
 	WF303 ID = "WF303"
@@ -360,6 +361,10 @@ var Codes = []Code{
 		"A case of a step's catch runs only for a give-up it can take: `Cancelled` never (a cancelled step's handler ends where it is parked), `Deadline` only on a step with a `deadline:`, `Terminal` and a kind's case only when the step's policy makes a failure terminal (`.NonRetryable(…)`, or `.RetryOn(…)` for the kinds it leaves out). Remove the case, or make the policy say what the case expects; the fix for a kind adds it to `.NonRetryable(…)`.",
 		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { Declined { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n"),
 		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3).NonRetryable(ChargeError.Declined)) { Payments.Charge(); } catch { Declined { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n")},
+	{"WF209", Warning, Meaning, ScopeDecl, "states that chain at one instant: a cycle of zero-length windows",
+		"A milestone whose windows are zero-length, with no wait between them, passes as its state is entered, and its outcome's `goto` moves the run on at the same instant. When such moves form a cycle, a run that enters it goes round for ever without time passing: at run time it is stopped after 10000 entries at one instant. The message names the cycle, once, at its first state in source order. Give one of its windows a length.",
+		wrap("  state A { subscribe Go() { Finished { Within = TimeSpan.Zero; Unfinished { goto B; } } } }\n  state B { subscribe Go() { Finished { Within = TimeSpan.Zero; Unfinished { goto A; } } } on Go { goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go() { Finished { Within = TimeSpan.FromSeconds(1); Unfinished { goto B; } } } }\n  state B { subscribe Go() { Finished { Within = TimeSpan.Zero; Unfinished { goto A; } } } on Go { goto Done; } }\n  terminal Done { }\n")},
 	{"WF301", Error, Meaning, ScopeDecl, "milestone sets both `Retries` and `.MaxAttempts(…)`",
 		"`Retries = N` and `.MaxAttempts(N+1)` are two budgets for one thing, and they count differently: `Retries` counts the FURTHER windows after the first, `MaxAttempts` the windows in TOTAL. Keep one. Two fixes are offered, one per way out.",
 		wrap("  state A {\n    subscribe Go() {\n      Finished {\n        Within = TimeSpan.FromMinutes(5);\n        Retries = 2;\n        Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5)).MaxAttempts(3);\n        Unfinished { goto Done; }\n      }\n    }\n  }\n  terminal Done { }\n"),

@@ -212,6 +212,43 @@ var Reasons = []Reason{
 	{"Cancelled", "its state was left while it ran or waited; its handler ends there, so a catch never runs for it (transcript and coverage only)"},
 }
 
+// TestStatement is a statement of a test (docs/language.md, "Tests"):
+// an action (`Send`) or an expectation (`Expect.State`).
+type TestStatement struct {
+	// Name is the token that names it (`Send`, `State`); Qualified how it
+	// is written (`Send`, `Expect.State`).
+	Name, Qualified string
+	Signature       string
+	Doc             string
+	Example         string
+}
+
+// TestStatements are a test's statements, actions first.
+var TestStatements = []TestStatement{
+	{"Send", "Send", "Send(Event(args), at: TimeSpan)", "sends an event, one argument per parameter, at a time since the run started (0 without `at:`)", "Send(Go(), at: TimeSpan.FromMinutes(1))"},
+	{"Take", "Take", "Take(Slot, at: TimeSpan)", "takes a slot: a subscription's alias, else its event's name", "Take(Go, at: TimeSpan.FromMinutes(1))"},
+	{"Start", "Start", "Start(at: TimeSpan)", "starts a run whose workflow does not start by itself", "Start(at: TimeSpan.Zero)"},
+	{"Fail", "Fail", "Fail(\"step\", times: int, kind: Kind, retryAfter: TimeSpan)", "makes a durable step's attempts fail, counted over the whole run: `times:` of them (every one after without), of an error kind, with the server's Retry-After; several describe the attempts in order", "Fail(\"s\", times: 2)"},
+	{"Takes", "Takes", "Takes(\"step\", TimeSpan, attempt: int)", "says how long a durable step's attempts take (or attempt `n`, counted over the run)", "Takes(\"s\", TimeSpan.FromSeconds(4))"},
+	{"Draws", "Draws", "Draws(u, …)", "gives the uniform draws in [0, 1) that jittered waits use, in order, from the first again when they run out, as `wfc schedule --draws` does", "Draws(0.0, 0.75)"},
+	{"State", "Expect.State", "Expect.State(State, at: TimeSpan)", "expects the run in a state at a time (without `at:`, where it is when it cannot move again)", "Expect.State(Open, at: TimeSpan.Zero)"},
+	{"End", "Expect.End", "Expect.End(TerminalState, at: TimeSpan)", "expects the run to end in a terminal state (at a time)", "Expect.End(Done)"},
+	{"GaveUp", "Expect.GaveUp", "Expect.GaveUp(\"step\", at: TimeSpan)", "expects a durable step to give up (at a time)", "Expect.GaveUp(\"s\")"},
+	{"Attempts", "Expect.Attempts", "Expect.Attempts(\"step\", TimeSpan, …)", "expects a durable step's attempts to start at exactly these times", "Expect.Attempts(\"s\", TimeSpan.Zero)"},
+	{"Call", "Expect.Call", "Expect.Call(X.Y(args), at: TimeSpan)", "expects the run to make a call with these arguments (at a time)", "Expect.Call(X.Y())"},
+	{"Stopped", "Expect.Stopped", "Expect.Stopped(at: TimeSpan)", "expects the run to be stopped at a limit (past TimeSpan's range, or too many entries) (at a time)", "Expect.Stopped()"},
+}
+
+// TestStatementNamed is the statement written qualified q, or nil.
+func TestStatementNamed(q string) *TestStatement {
+	for i := range TestStatements {
+		if TestStatements[i].Qualified == q {
+			return &TestStatements[i]
+		}
+	}
+	return nil
+}
+
 // CatchName is `catch`, the contextual word after a durable step's block.
 const CatchName = "catch"
 
@@ -361,11 +398,12 @@ const (
 	KindStepArg
 	KindReason
 	KindCatch
+	KindTest
 )
 
 var wordKindNames = [...]string{KindSetting: "setting", KindMilestone: "milestone", KindOutcome: "milestone outcome",
 	KindFactory: "Backoff factory", KindMember: "policy member", KindUnit: "TimeSpan unit", KindAttr: "attribute",
-	KindSecurityOp: "security operation", KindStepArg: "step argument", KindReason: "catch reason", KindCatch: "catch block"}
+	KindSecurityOp: "security operation", KindStepArg: "step argument", KindReason: "catch reason", KindCatch: "catch block", KindTest: "test statement"}
 
 func (k WordKind) String() string { return nameIn(wordKindNames[:], int(k)) }
 
@@ -465,12 +503,16 @@ func buildWords() []Word {
 			ArgNoun: a.Arg.String(), ArgExample: a.Example})
 	}
 	out = append(out, Word{Kind: KindCatch, Name: CatchName, Qualified: CatchName, Signature: "} catch { Reason { … } Kind { … } default { … } }",
-		Context: "right after a durable step's block", Doc: "what runs when the step gives up: the case of its reason (`Exhausted`, `Deadline`, `Terminal`) or, for a terminal failure, of its error kind; `default` takes the rest; a case may `goto`, and one that does not goes on after the step",
+		Context: "a durable step, right after its block", Doc: "what runs when the step gives up: the case of its reason (`Exhausted`, `Deadline`, `Terminal`) or, for a terminal failure, of its error kind; `default` takes the rest; a case may `goto`, and one that does not goes on after the step",
 		Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { default { Mail.Send(\"failed\"); } }"})
 	for _, r := range Reasons {
 		out = append(out, Word{Kind: KindReason, Name: r.Name, Qualified: "catch." + r.Name, Signature: r.Name + " { … }",
 			Context: "a step's `catch { … }`", Doc: "the step gave up: " + r.Doc,
 			Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { " + r.Name + " { Mail.Send(\"failed\"); } }"})
+	}
+	for _, t := range TestStatements {
+		out = append(out, Word{Kind: KindTest, Name: t.Name, Qualified: t.Qualified, Signature: t.Signature + ";",
+			Context: "a test (`test \"name\" { … }`)", Doc: t.Doc, Example: t.Example + ";"})
 	}
 	for _, op := range SecurityOps {
 		out = append(out, Word{Kind: KindSecurityOp, Name: op, Qualified: op, Signature: "allow " + op + ";",
@@ -523,6 +565,19 @@ func article(word string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// LookupAll finds the words written s, qualified or by their name
+// (`Exhausted` is a milestone's outcome and a catch's reason), in table
+// order.
+func LookupAll(s string) []Word {
+	var found []Word
+	for _, w := range words {
+		if w.Qualified == s || w.Name == s {
+			found = append(found, w)
+		}
+	}
+	return found
 }
 
 // Lookup finds a word by how it is written: qualified (`Backoff.Linear`,
