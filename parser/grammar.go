@@ -229,6 +229,7 @@ type parsers struct {
 	milestone *participle.Parser[gMilestone]
 	mitem     *participle.Parser[gMItem]
 	testItem  *participle.Parser[gTestItem]
+	catchCase *participle.Parser[gCatchCase]
 }
 
 // gAttrLists is the attribute lists before `entity`, for recovery.
@@ -250,5 +251,6 @@ var getParsers = sync.OnceValue(func() *parsers {
 		milestone: participle.MustBuild[gMilestone](opts...),
 		mitem:     participle.MustBuild[gMItem](opts...),
 		testItem:  participle.MustBuild[gTestItem](opts...),
+		catchCase: participle.MustBuild[gCatchCase](opts...),
 	}
 })
