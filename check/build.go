@@ -482,6 +482,7 @@ func (wb *wfBuilder) block(s *State, h *Handler, d *ast.Block) *Block {
 				}
 				wb.steps = append(wb.steps, step)
 				step.Body = wb.block(s, h, st.Body)
+				step.Catch = wb.catch(s, h, st.Catch)
 				b.Stmts = append(b.Stmts, step)
 				continue
 			}
@@ -503,6 +504,24 @@ func (wb *wfBuilder) block(s *State, h *Handler, d *ast.Block) *Block {
 		}
 	}
 	return b
+}
+
+// catch builds a step's catch: each case's reason or kind as the
+// resolver found it, and its block (a block of the handler).
+func (wb *wfBuilder) catch(s *State, h *Handler, d *ast.Catch) *Catch {
+	if d == nil {
+		return nil
+	}
+	ct := &Catch{Decl: d}
+	for _, cd := range d.Cases {
+		r := wb.wc.refOf(cd)
+		cc := &CatchCase{Decl: cd, Cause: r.cause, Kind: r.member, Default: cd.Default, Body: wb.block(s, h, cd.Body)}
+		if !cc.Default && cc.Cause == 0 && cc.Kind == nil {
+			continue // did not resolve (WF119)
+		}
+		ct.Cases = append(ct.Cases, cc)
+	}
+	return ct
 }
 
 // reach works out which states a run can be in, when that is knowable:

@@ -29,7 +29,7 @@ func (s Shape) String() string {
 
 // factories are the vocabulary's Backoff factories and their shapes.
 var factories = func() map[string]Shape {
-	shapes := map[vocab.Shape]Shape{vocab.Fixed: ShapeFixed, vocab.Linear: ShapeLinear, vocab.Exponential: ShapeExponential}
+	shapes := map[vocab.Shape]Shape{vocab.Fixed: ShapeFixed, vocab.Linear: ShapeLinear, vocab.Exponential: ShapeExponential, vocab.Every: ShapeEvery}
 	m := map[string]Shape{}
 	for _, f := range vocab.Factories {
 		m[f.Name] = shapes[f.Shape]
@@ -80,6 +80,8 @@ type Policy struct {
 	// unknownMember: a member is not one of the policy's (WF304); it may
 	// have been meant as the budget, so no WF302 follows.
 	unknownMember bool
+	// use is where the policy is written (a milestone's or a step's).
+	use policyUse
 }
 
 // HasCap reports whether the policy has `.Cap(…)`.
@@ -120,7 +122,7 @@ func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
 	if ast.HasBad(e) && !isPolicyExpr(e) {
 		return nil
 	}
-	p := &Policy{Expr: e, Valid: !ast.HasBad(e)}
+	p := &Policy{Expr: e, Valid: !ast.HasBad(e), use: use}
 	if isTimeSpanExpr(e) {
 		t, ok := c.timeSpan(e)
 		p.Bare, p.Shape, p.Interval, p.IntervalExpr, p.Valid = true, ShapeFixed, t, e, ok
@@ -299,6 +301,15 @@ func (c *checker) member(p *Policy, m *Member) {
 		return
 	}
 	c.word(m.Name, vocab.KindMember)
+	if name == "NonRetryable" || name == "RetryOn" {
+		c.kindsMember(p, m)
+		return
+	}
+	if p.Shape == ShapeEvery && name != "MaxAttempts" {
+		c.report(m.Range, diag.WF304, "`Backoff.Every` is a cadence, an attempt every interval from start to start: it takes no `.%s(…)`; for a capped or jittered wait after each attempt use `Backoff.Fixed`, `Linear` or `Exponential`", name)
+		p.Valid = false
+		return
+	}
 	var prev *Member
 	switch name {
 	case "MaxAttempts":

@@ -490,6 +490,11 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		}
 		c.report(st.Call.Fun.Rng(), diag.WF118, "unknown step `%s`: the only durable step is `Workflow.Once(\"name\", retry: policy) { … }`", shown)
 		c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step", params: bc.params}, st.Body)
+		if st.Catch != nil {
+			for _, cc := range st.Catch.Cases {
+				c.block(bc, cc.Body)
+			}
+		}
 		return
 	}
 	if bc.inStep {
@@ -573,6 +578,7 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 	c.res.Consumers = append(c.res.Consumers, cons)
 	c.consumerAt[st] = cons
 	c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step", params: bc.params}, st.Body)
+	c.catchCases(bc, st, cons)
 }
 
 // stepArgList names the labelled arguments of a step: "`retry:`,

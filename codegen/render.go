@@ -164,6 +164,8 @@ func PolicyWords(s *Schedule) string {
 		fmt.Fprintf(&b, "linear: %s, %s, %s … (%s more each retry)", f(s.Interval), f(satMul(s.Interval, 2)), f(satMul(s.Interval, 3)), f(s.Interval))
 	case check.ShapeExponential:
 		fmt.Fprintf(&b, "exponential: %s, %s, %s … (doubling each retry)", f(s.Interval), f(satMul(s.Interval, 2)), f(satMul(s.Interval, 4)))
+	case check.ShapeEvery:
+		fmt.Fprintf(&b, "every: an attempt every %s, start to start (the wait is what is left of it after an attempt)", f(s.Interval))
 	}
 	if s.HasCap {
 		fmt.Fprintf(&b, ", capped at %s", f(s.Cap))

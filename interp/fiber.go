@@ -21,11 +21,14 @@ import (
 type fiber struct {
 	visit int      // the state visit it runs in: a goto elsewhere ends it
 	sr    *subRun  // the subscription whose handler it is (nil: outcome blocks)
-	f     *frame   // the handler's arguments (nil: outcome blocks)
+	f     *frame   // the handler's arguments (nil: outcome blocks): fr, or nil
+	fr    frame    // f's storage
 	stack []cursor // the blocks it is in, innermost last
 	// after are the outcome blocks to run, in order, once the stack is
-	// empty: a milestone's Exhausted, then its Unfinished or Unassigned.
+	// empty: a milestone's Exhausted, then its Unfinished or Unassigned;
+	// next is the next of them.
 	after []segment
+	next  int
 	// parked: the fiber has waited in a step, so what it records after
 	// is handled at the time it goes on, not when its deadline fell due.
 	parked bool
@@ -52,30 +55,60 @@ type frame struct {
 	args []Value
 }
 
-func (m *Machine) newFiber(sr *subRun, f *frame) *fiber {
-	return &fiber{visit: m.visit, sr: sr, f: f}
+// newFiber is a fiber of the current visit: a handler's, with its
+// arguments, or (sr nil, args nil) outcome blocks'. Fibers are pooled: a
+// run starts one per event, and one allocation each would cost more than
+// the event.
+func (m *Machine) newFiber(sr *subRun, args []Value) *fiber {
+	var fib *fiber
+	if n := len(m.fibers); n > 0 {
+		fib = m.fibers[n-1]
+		m.fibers = m.fibers[:n-1]
+		*fib = fiber{stack: fib.stack[:0], after: fib.after[:0]}
+	} else {
+		fib = &fiber{}
+	}
+	fib.visit, fib.sr = m.visit, sr
+	if sr != nil {
+		fib.fr = frame{h: sr.sub.Handler, args: args}
+		fib.f = &fib.fr
+	}
+	return fib
+}
+
+// release returns a fiber that will never run again to the pool.
+func (m *Machine) release(fib *fiber) {
+	clear(fib.stack[:cap(fib.stack)])
+	clear(fib.after[:cap(fib.after)])
+	fib.sr, fib.f, fib.fr = nil, nil, frame{}
+	m.fibers = append(m.fibers, fib)
 }
 
 // handle runs the handler of sr for an event with args, and then, while
 // the handler finishes without parking, the handlers queued behind it.
 func (m *Machine) handle(sr *subRun, args []Value) {
-	fib := m.newFiber(sr, &frame{h: sr.sub.Handler, args: args})
+	fib := m.newFiber(sr, args)
 	m.push(fib, sr.sub.Handler.Body)
 	m.runFiber(fib)
 }
 
 // runFiber runs fib until it ends, parks in a step, or the run moves or
 // ends; a handler that ends lets the next one queued for its subscription
-// run.
+// run. A fiber that will not run again goes back to the pool.
 func (m *Machine) runFiber(fib *fiber) {
-	for m.step1(fib) == finished {
+	for {
+		st := m.step1(fib)
+		if st == waiting {
+			return
+		}
 		sr := fib.sr
-		if sr == nil || len(sr.queue) == 0 || m.visit != fib.visit || m.ended {
+		m.release(fib)
+		if st != finished || sr == nil || len(sr.queue) == 0 || m.ended {
 			return
 		}
 		q := sr.queue[0]
 		sr.queue = sr.queue[1:]
-		fib = m.newFiber(sr, &frame{h: sr.sub.Handler, args: q.args})
+		fib = m.newFiber(sr, q.args)
 		m.push(fib, sr.sub.Handler.Body)
 	}
 }
@@ -96,14 +129,14 @@ func (m *Machine) step1(fib *fiber) fiberState {
 			return gone
 		}
 		if len(fib.stack) == 0 {
-			if len(fib.after) == 0 {
+			if fib.next == len(fib.after) {
 				if fib.sr != nil && fib.sr.busy == fib {
 					fib.sr.busy = nil
 				}
 				return finished
 			}
-			seg := fib.after[0]
-			fib.after = fib.after[1:]
+			seg := fib.after[fib.next]
+			fib.next++
 			if seg.o.Kind != check.Exhausted {
 				e := m.msEntry(seg.ms, KOutcome, seg.due)
 				if fib.parked {

@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,5 +98,32 @@ func TestErrorsAreNotRun(t *testing.T) {
 	res, wf := compileAny(`workflow W { Initial = Nowhere; state A { } }`)
 	if _, err := interp.Run(res, wf, interp.Scenario{}); err != interp.ErrHasErrors {
 		t.Fatalf("err = %v, want ErrHasErrors", err)
+	}
+}
+
+// TestDiscardedRunsDoNotGrow: a run that keeps no transcript allocates
+// about as much for 1,000,000 entries as for 100,000 (bytes, not time: a
+// count the machine's load does not change).
+func TestDiscardedRunsDoNotGrow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a million entries")
+	}
+	res, wf := compile(t, "heartbeat.wf", heartbeatProgram)
+	alloc := func(n int) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		seen := 0
+		_, err := interp.RunWith(res, wf, interp.Scenario{}, interp.Options{MaxEntries: n, Discard: true,
+			OnEntry: func(int, *interp.Entry, interp.Subject) { seen++ }})
+		runtime.ReadMemStats(&after)
+		if err != nil || seen != n {
+			t.Fatalf("%d entries (%v), want %d", seen, err, n)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := alloc(100_000), alloc(interp.MaxEntries)
+	t.Logf("100,000 entries: %d bytes; 1,000,000: %d bytes", small, large)
+	if large > 2*small+64<<10 {
+		t.Errorf("1,000,000 discarded entries allocate %d bytes, 100,000 allocate %d: memory grows with entries", large, small)
 	}
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -75,6 +76,7 @@ type Machine struct {
 	steps  map[*check.Step]*stepRun
 	parked []*stepRun
 	seq    uint64
+	fibers []*fiber // the pool of fibers no longer running
 
 	// instantAt and instantN count the entries written at one instant
 	// since the scenario last acted (MaxAtInstant).
@@ -91,6 +93,13 @@ type Machine struct {
 	// MaxEntries, if positive and below the package's MaxEntries, bounds
 	// this run's transcript instead (a fuzz target keeps each run short).
 	MaxEntries int
+	// Discard keeps no entries in the transcript: OnEntry is told of each
+	// (a test's judge keeps what it needs), and a run's memory does not
+	// grow with entries nobody prints. Entries counts them.
+	Discard bool
+	n       int       // entries recorded
+	scratch Entry     // the entry OnEntry is told of, when discarded
+	chunks  [][]Entry // the entries, kept in chunks that never move
 	// Draws, if set, are the uniform draws of jittered waits (Scenario.Draws).
 	Draws []float64
 
@@ -142,8 +151,20 @@ func NewMachine(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedul
 	return m
 }
 
-// Transcript is what the run has done so far.
-func (m *Machine) Transcript() *Transcript { return &m.tr }
+// Transcript is what the run has done so far (no entries with Discard).
+func (m *Machine) Transcript() *Transcript {
+	if have := len(m.tr.Entries); have < m.n && !m.Discard {
+		m.tr.Entries = slices.Grow(m.tr.Entries, m.n-have)
+		for k := have / chunkEntries; k < len(m.chunks); k++ {
+			from := 0
+			if k == have/chunkEntries {
+				from = have % chunkEntries
+			}
+			m.tr.Entries = append(m.tr.Entries, m.chunks[k][from:]...)
+		}
+	}
+	return &m.tr
+}
 
 // State is the state the run is in (nil before it starts).
 func (m *Machine) State() *check.State { return m.state }
@@ -183,18 +204,40 @@ func (m *Machine) record(e *Entry, about Subject) {
 // an engine) acted.
 func (m *Machine) acted() { m.instantN = 0 }
 
-// add appends an entry to the transcript and tells OnEntry.
+// add appends an entry to the transcript (unless Discard) and tells
+// OnEntry.
 func (m *Machine) add(e *Entry, about Subject) {
-	m.tr.Entries = append(m.tr.Entries, *e)
+	i := m.n
+	m.n++
+	if m.Discard {
+		if m.OnEntry != nil {
+			m.scratch = *e
+			m.OnEntry(i, &m.scratch, about)
+		}
+		return
+	}
+	// Entries go into chunks that never move (a growing slice of a
+	// million entries was copied and scanned again and again); the
+	// transcript's slice is made once, when asked for (Transcript).
+	if len(m.chunks) == 0 || len(m.chunks[len(m.chunks)-1]) == chunkEntries {
+		m.chunks = append(m.chunks, make([]Entry, 0, chunkEntries))
+	}
+	c := &m.chunks[len(m.chunks)-1]
+	*c = append(*c, *e)
 	if m.OnEntry != nil {
-		i := len(m.tr.Entries) - 1
-		m.OnEntry(i, &m.tr.Entries[i], about)
+		m.OnEntry(i, &(*c)[len(*c)-1], about)
 	}
 }
 
+// chunkEntries is how many entries a chunk of the transcript holds.
+const chunkEntries = 4096
+
+// Entries is how many entries the run has recorded (kept or not).
+func (m *Machine) Entries() int { return m.n }
+
 // full reports whether the transcript has room for its last entry only
 // (the one that says the run stopped).
-func (m *Machine) full() bool { return len(m.tr.Entries) >= m.limit()-1 }
+func (m *Machine) full() bool { return m.n >= m.limit()-1 }
 
 // at is an entry at the clock's time about something that fell due at
 // due: held when it is handled late (an engine delivered it late).
@@ -261,7 +304,7 @@ func (m *Machine) finish() {
 // is cancelled (cancel.go's leave), its milestones open their first
 // windows; a terminal state ends the run.
 func (m *Machine) enter(s *check.State) {
-	if m.state != nil {
+	if m.state != nil && (len(m.parked) > 0 || m.queued()) {
 		m.leave("left state " + m.state.Decl.Name.Name)
 	}
 	m.visit++
@@ -313,6 +356,16 @@ func (m *Machine) enter(s *check.State) {
 		}
 		m.open(r, now)
 	}
+}
+
+// queued reports whether a handler waits in a queue of the current state.
+func (m *Machine) queued() bool {
+	for i := range m.subs {
+		if len(m.subs[i].queue) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // leave cancels what the state the run leaves still had going: its steps

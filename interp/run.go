@@ -37,6 +37,17 @@ type Options struct {
 	// MaxEntries, if positive, bounds the transcript below the package's
 	// MaxEntries (Machine.MaxEntries).
 	MaxEntries int
+	// Discard keeps no entries in the transcript (Machine.Discard):
+	// OnEntry still hears of each.
+	Discard bool
+	// Until, when HasUntil, is the last time the caller asks about: once
+	// the run would move past it and Settled (nil: always) says nothing
+	// more can change what the caller judges, the run is over there (its
+	// last entry says where it waits at Until). A test's judge sets them
+	// (docs/language.md, "Tests that end when they should").
+	Until    Ticks
+	HasUntil bool
+	Settled  func() bool
 }
 
 // RunWith is Run with options.
@@ -54,14 +65,11 @@ func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*
 				i+1, timespan.Format(sc.Actions[i].At), timespan.Format(sc.Actions[i-1].At))
 		}
 	}
-	clk := &virtual{acts: sc.Actions, steps: sc.Steps}
+	clk := &virtual{acts: sc.Actions, steps: sc.Steps, until: opt.Until, hasUntil: opt.HasUntil, settled: opt.Settled}
 	m := NewMachine(res, wf, scheds, clk, clk)
 	m.OnStmt, m.OnEntry = opt.OnStmt, opt.OnEntry
-	m.MaxEntries = opt.MaxEntries
+	m.MaxEntries, m.Discard = opt.MaxEntries, opt.Discard
 	m.Draws = sc.Draws
-	// A run writes a few entries per action: room for them at once spares
-	// the copies of a growing transcript.
-	m.tr.Entries = make([]Entry, 0, min(m.limit(), 64+6*len(sc.Actions)))
 	if err := m.Drive(); err != nil {
 		return nil, err
 	}
@@ -86,14 +94,29 @@ type virtual struct {
 	now   Ticks
 	acts  []Action // what has not arrived yet, in time order
 	steps map[*check.Step]*Script
+	// until, settled: the horizon of a caller's questions (Options).
+	until    Ticks
+	hasUntil bool
+	settled  func() bool
 }
 
 func (v *virtual) Now() Ticks { return v.now }
 
 // Next is the scenario's next action when it is due no later than the
 // deadline, else the deadline; the clock jumps to it. Once the actions are
-// done and no deadline is left, the run is over.
+// done and no deadline is left, the run is over; so it is, at the
+// horizon, when what comes next lies past it and the caller is settled.
 func (v *virtual) Next(due Ticks, has, _ bool) (Happening, Action, error) {
+	if v.hasUntil && (len(v.acts) > 0 || has) {
+		next := due
+		if len(v.acts) > 0 && (!has || v.acts[0].At < due) {
+			next = v.acts[0].At
+		}
+		if next > v.until && (v.settled == nil || v.settled()) {
+			v.advance(v.until)
+			return Over, Action{}, nil
+		}
+	}
 	if len(v.acts) > 0 && (!has || v.acts[0].At <= due) {
 		a := v.acts[0]
 		v.acts = v.acts[1:]

@@ -284,6 +284,9 @@ func TestJobflowSameOnTemporal(t *testing.T) {
 // budget runs, but never fails every attempt).
 func runsExactly(c *compiled) string {
 	for _, e := range c.export {
+		if why := notYet(e.Schedule.Consumer); why != "" {
+			return why
+		}
 		for _, code := range e.Unsupported {
 			if code != export.CodeLinear && code != export.CodeJitter {
 				return fmt.Sprintf("%s at %s", code, codegen.Place(e.Schedule.Consumer))
@@ -344,4 +347,18 @@ func TestTestdataSameOnTemporal(t *testing.T) {
 	if ran < 20 {
 		t.Errorf("only %d scenarios ran", ran)
 	}
+}
+
+// notYet says why a consumer is not run on this engine yet: the step
+// features of issue 30 (timeout, deadline, error kinds, catch, a cadence)
+// whose engine side this package does not have so far.
+func notYet(c *check.Consumer) string {
+	st := c.Step
+	switch {
+	case st != nil && (st.Timeout > 0 || st.HasDeadline || st.Catch != nil):
+		return "a step's timeout, deadline or catch at " + codegen.Place(c) + " (not on this engine yet)"
+	case c.Policy != nil && (c.Policy.NonRetryableM != nil || c.Policy.RetryOnM != nil || c.Policy.Shape == check.ShapeEvery):
+		return "error kinds or a cadence at " + codegen.Place(c) + " (not on this engine yet)"
+	}
+	return ""
 }

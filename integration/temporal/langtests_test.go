@@ -3,6 +3,7 @@ package wfctemporal
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,6 +72,10 @@ func TestLanguageTestsOnTemporal(t *testing.T) {
 				continue
 			}
 			sc := wftest.Scenario(tst)
+			if len(tst.Takes) > 0 || tst.Draws != nil || slices.ContainsFunc(tst.Failures, func(f *check.TestFailure) bool { return f.Kind != nil || f.HasRetryAfter }) {
+				t.Logf("%s/%s skipped: Takes, Draws or a Fail with kind or retryAfter (not on this engine yet)", key, tst.Name)
+				continue
+			}
 			t.Run(key+"/"+tst.Name, func(t *testing.T) { same(t, p, c, tst.Workflow, sc) })
 			ran++
 		}
