@@ -136,6 +136,9 @@ func PolicyWords(s *Schedule) string {
 		if s.Consumer.IsStep() {
 			return "none: a failed step is not retried"
 		}
+		if s.Attempts <= 1 {
+			return "none: one window, no retry"
+		}
 		return "none: the next window opens as soon as one passes"
 	case check.ShapeFixed:
 		fmt.Fprintf(&b, "fixed: %s before every retry", f(s.Interval))
@@ -158,6 +161,15 @@ func satMul(t Ticks, k int64) Ticks {
 		return check.MaxTicks
 	}
 	return t * k
+}
+
+// WindowWords says a milestone's window and when the wait between two
+// windows starts; a milestone of one window has no wait to start.
+func WindowWords(s *Schedule) string {
+	if s.Attempts <= 1 {
+		return check.FormatTicks(s.Window) + ", the only one: the milestone gives up when it passes"
+	}
+	return check.FormatTicks(s.Window) + " each; the wait starts when a window passes"
 }
 
 // BudgetWords counts the attempts both ways, and says where the budget came from.
@@ -217,7 +229,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 				fmt.Fprintf(&b, "  attempt   takes %s\n", check.FormatTicks(s.Duration))
 			}
 		} else {
-			fmt.Fprintf(&b, "  window    %s each; the wait starts when a window passes\n", check.FormatTicks(s.Window))
+			fmt.Fprintf(&b, "  window    %s\n", WindowWords(s))
 		}
 		jit := s.Jitter != nil
 		if err := writeRows(&b, s); err != nil {
