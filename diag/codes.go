@@ -317,7 +317,7 @@ var Codes = []Code{
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"\") { Mail.Send(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"notify\") { Mail.Send(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF201", Warning, Meaning, ScopeDecl, "state unreachable from `Initial`",
-		"No chain of `goto` leads from the initial state to this one, so no run can ever be in it.",
+		"No chain of `goto` leads from the initial state to this one, so no run can ever be in it. A state that only unreachable states lead to is not reported on its own: the warning is at the head of the chain, which names the states after it (a loop of unreachable states that nothing enters is reported at its first state).",
 		wrap(okStates + "  terminal Lost { }\n"),
 		wrap(okStates)},
 	{"WF202", Warning, Meaning, ScopeState, "statements after `goto` never run",
