@@ -68,7 +68,8 @@ func lint(l *diag.List, s *Schedule) {
 	}
 	// WF315: a Backoff on a milestone with one window never applies.
 	if !c.IsStep() && c.Budget == check.BudgetNone && c.BackoffSetting != nil {
-		add(l, file, c.BackoffSetting.Range, diag.WF315, "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add `Retries = 2` (three windows) or remove the `Backoff`")
+		n := check.Count(3)
+		add(l, file, c.BackoffSetting.Range, diag.WF315, "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add "+n.RetriesSetting()+" ("+n.Windows()+") or remove the `Backoff`")
 	}
 	// WF310: members that can never have an effect.
 	if p.JitterM != nil && p.Jitter != nil && p.Jitter.Sign() == 0 {

@@ -174,13 +174,13 @@ func WindowWords(s *Schedule) string {
 
 // BudgetWords counts the attempts both ways, and says where the budget came from.
 func BudgetWords(s *Schedule) string {
-	n := s.Attempts
-	w := check.CountAttempts(n, "the first")
+	n := check.Count(s.Attempts)
+	w := n.Attempts("the first")
 	switch s.Budget {
 	case check.BudgetRetries:
-		w += fmt.Sprintf(" (`Retries = %d`)", n-1)
+		w += " (" + n.RetriesSetting() + ")"
 	case check.BudgetMaxAttempts:
-		w += fmt.Sprintf(" (`.MaxAttempts(%d)`)", n)
+		w += " (" + n.MaxAttempts() + ")"
 	}
 	return w
 }

@@ -269,7 +269,7 @@ var Codes = []Code{
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(int d); on Done { goto End; } }\n  terminal End { }\n}\n",
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(Decision d); on Done { goto End; } }\n  terminal End { }\n}\n"},
 	{"WF107", Error, Meaning, ScopeDecl, "setting unknown here, or its value has the wrong type",
-		"Each context takes its own settings: a workflow `Tracks`, `Autostart`, `Initial`; a milestone `Within` (TimeSpan), `Retries` (int), `Backoff` (policy); a `terminal error` state `Message` (string).",
+		"Each context takes its own settings: a workflow `Tracks`, `Autostart`, `Initial`; a milestone `Within` (TimeSpan), `Retries` (int), `Backoff` (policy); a `terminal error` state `Message` (string). A milestone counts its budget in retries, the windows after the first: `MaxAttempts = n` there is the budget counted the other way, and its machine-applicable fix writes `Retries = n-1` (the budget is read as meant, so no second warning follows from it).",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = 5; Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n")},
 	{"WF108", Error, Meaning, ScopeDecl, "required setting missing",
