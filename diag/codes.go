@@ -134,6 +134,23 @@ const (
 	WF505 ID = "WF505"
 )
 
+// MachineFixes says, for each code some of whose diagnostics carry a
+// machine-applicable fix (one that needs no person's choice: `wfc check
+// --fix` applies it, an editor offers it as the preferred quick fix), which
+// mistakes those are. It is the catalogue's promise: the root package's
+// TestFixesFix applies every such fix of the golden cases and re-checks,
+// fails on a machine-applicable fix of a code not listed here, and fails
+// when a code listed here has no golden case whose fix it applied.
+var MachineFixes = map[ID]string{
+	WF001: "a keyword in the wrong case (`State`), a missing `;`, `,` or `{` (by indentation), `=` for `==` in a condition, `=` for a named argument's `:`, and the other languages' forms that have one spelling here",
+	WF003: "a `#` or `--` comment (`//`), a single-quoted or curly-quoted string (`\"…\"`)",
+	WF107: "`MaxAttempts = n` in a milestone (`Retries = n-1`)",
+	WF303: "a policy member given twice with the same value (the second is deleted)",
+	WF304: "a number written as a string (`.MaxAttempts(\"4\")`), a word that takes no argument called with parentheses (`TimeSpan.Zero()`)",
+	WF310: "a member that has no effect (`.Jitter(0)`, a cap no wait reaches) is deleted",
+	WF317: "a stale ignore comment, or a stale code in it, is removed; a code in lower case is written in upper case",
+}
+
 // catalogue indexes Codes by ID, built once.
 var catalogue = func() map[ID]*Code {
 	m := make(map[ID]*Code, len(Codes))
@@ -185,12 +202,20 @@ func Lookup(id ID) (Code, bool) {
 	return Code{}, false
 }
 
-// Help is the text of `wfc explain`: what the code means, why it matters, a
-// wrong example and the corrected one.
+// MachineFix says which of the code's mistakes have a machine-applicable
+// fix (MachineFixes), or "" for none.
+func (c Code) MachineFix() string { return MachineFixes[c.Code] }
+
+// Help is the text of `wfc explain`: what the code means, why it matters,
+// which of its mistakes `--fix` repairs, a wrong example and the corrected
+// one.
 func (c Code) Help() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %s\n\n", c.Code, c.Severity, c.Title)
 	b.WriteString(c.Explain + "\n\n")
+	if f := c.MachineFix(); f != "" {
+		b.WriteString("Machine-applicable fix (`wfc check --fix`): " + f + ".\n\n")
+	}
 	b.WriteString("Wrong:\n\n" + indent(c.Wrong) + "\nRight:\n\n" + indent(c.Right))
 	return b.String()
 }

@@ -227,8 +227,12 @@ func (cp *chunkParser) soft(es []softError) {
 		}
 		if cp.reportable(e.Range) {
 			d := cp.diags.Add(cp.file.Name, e.Range, diag.WF001, msg)
+			at := e.Range
+			if e.FixRange != (diag.Range{}) {
+				at = e.FixRange
+			}
 			d.Fixes = []diag.Fix{{Title: "write `" + e.Fix + "`", MachineApplicable: true,
-				Edits: []diag.Edit{{File: cp.file.Name, Range: e.Range, NewText: e.Fix}}}}
+				Edits: []diag.Edit{{File: cp.file.Name, Range: at, NewText: e.Fix}}}}
 		}
 	}
 }

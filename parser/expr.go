@@ -40,8 +40,10 @@ type softError struct {
 	Range diag.Range
 	Msg   string
 	Quote bool
-	// Fix, when set, replaces Range: a machine-applicable fix.
-	Fix string
+	// Fix, when set, replaces Range (or FixRange, when that is set): a
+	// machine-applicable fix.
+	Fix      string
+	FixRange diag.Range
 }
 
 // expectError is a syntax error whose expectation is known where it arises.
@@ -162,7 +164,7 @@ func (p *exprParser) binary(min int) (ast.Expr, error) {
 		if prec == 3 && precedence(p.lex.Peek()) == 3 {
 			next := p.lex.Peek().Value
 			p.soft = append(p.soft, softError{y.Rng(),
-				"comparisons do not chain: `a " + op + " b " + next + " c` needs `&&`, as in `a " + op + " b && b " + next + " c`", false, ""})
+				"comparisons do not chain: `a " + op + " b " + next + " c` needs `&&`, as in `a " + op + " b && b " + next + " c`", false, "", diag.Range{}})
 		}
 	}
 }
@@ -246,8 +248,13 @@ func (p *exprParser) call(fun ast.Expr) (ast.Expr, error) {
 	return c, nil
 }
 
-// arg parses `value` or `label: value`.
+// arg parses `value` or `label: value`. A label followed by `=`
+// (`retry = policy`, Python's keyword argument) is read as the label it
+// is, reported once with the fix to `:`; it is no comparison.
 func (p *exprParser) arg() (*ast.Arg, error) {
+	if a, err, ok := p.equalsLabel(); ok {
+		return a, err
+	}
 	first, err := p.binary(1)
 	if err != nil || !p.isPunct(p.lex.Peek(), ":") {
 		if first == nil {
@@ -266,10 +273,38 @@ func (p *exprParser) arg() (*ast.Arg, error) {
 	n, ok := first.(*ast.Name)
 	if !ok {
 		p.soft = append(p.soft, softError{diag.Range{Start: first.Pos(), End: first.End()},
-			"an argument label must be a plain name, as in `retry: …`; found ", true, ""})
+			"an argument label must be a plain name, as in `retry: …`; found ", true, "", diag.Range{}})
 		return &ast.Arg{Range: diag.Range{Start: v.Pos(), End: v.End()}, Value: v}, nil
 	}
 	return &ast.Arg{Range: diag.Range{Start: first.Pos(), End: v.End()}, Label: &ast.Ident{Range: n.Range, Name: n.Name}, Value: v}, nil
+}
+
+// equalsLabel parses `name = value` as an argument: the label written
+// with `=` (ok), or nothing when the argument is not of that shape.
+func (p *exprParser) equalsLabel() (*ast.Arg, error, bool) {
+	if !p.isKind(p.lex.Peek(), lexer.Ident) {
+		return nil, nil, false
+	}
+	back := p.lex.MakeCheckpoint()
+	name := p.next()
+	if !p.isPunct(p.lex.Peek(), "=") {
+		p.lex.LoadCheckpoint(back)
+		return nil, nil, false
+	}
+	eq := p.next()
+	if !p.startsValue() {
+		p.lex.LoadCheckpoint(back)
+		return nil, nil, false
+	}
+	v, err := p.binary(1)
+	if v == nil {
+		return nil, err, true
+	}
+	label := ident(name)
+	p.soft = append(p.soft, softError{Range: diag.Range{Start: start(eq), End: end(eq)},
+		Msg: "`" + name.Value + " = …` is Python's keyword argument: a named argument is written `" + name.Value + ": …`",
+		Fix: ":", FixRange: diag.Range{Start: label.Range.End, End: end(eq)}})
+	return &ast.Arg{Range: diag.Range{Start: label.Pos(), End: v.End()}, Label: label, Value: v}, err, true
 }
 
 // primary parses a literal, a name or a parenthesised expression.
