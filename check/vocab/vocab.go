@@ -14,6 +14,8 @@
 package vocab
 
 import (
+	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -234,6 +236,24 @@ func TimeSpanMembers() []string {
 		out = append(out, u.Name)
 	}
 	return append(out, ZeroName)
+}
+
+// SpanSource writes a duration as source, in the largest unit that holds
+// it whole: `TimeSpan.FromHours(5)`, `TimeSpan.FromSeconds(90)`, and
+// `TimeSpan.FromMilliseconds(0.5)` below a millisecond; `TimeSpan.Zero`
+// for 0. Messages that suggest a duration write it so.
+func SpanSource(t timespan.Ticks) string {
+	if t == 0 {
+		return "TimeSpan." + ZeroName
+	}
+	for k := len(Units) - 1; k >= 0; k-- {
+		if u := Units[k]; t%u.Ticks == 0 {
+			return fmt.Sprintf("TimeSpan.%s(%d)", u.Name, t/u.Ticks)
+		}
+	}
+	ms := Units[0]
+	return fmt.Sprintf("TimeSpan.%s(%s)", ms.Name, strings.TrimRight(strings.TrimRight(
+		new(big.Rat).SetFrac64(int64(t), int64(ms.Ticks)).FloatString(4), "0"), "."))
 }
 
 // Attr is an attribute: its name and its one argument's type (0: none).
