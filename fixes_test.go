@@ -2,6 +2,7 @@ package wfc_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -73,6 +74,9 @@ func TestFixesFix(t *testing.T) {
 	}
 	if n < 20 {
 		t.Fatalf("only %d fixes found in the cases", n)
+	}
+	if f := flag.Lookup("test.run"); f != nil && strings.Contains(f.Value.String(), "/") {
+		return // a subset of the cases: the catalogue's promise needs them all
 	}
 	for code := range diag.MachineFixes {
 		if !applied[code] {

@@ -39,7 +39,7 @@ func (fp *fileParser) bracketAt(i int) byte {
 	t := fp.toks[i]
 	if t.Kind != lexer.Punct || t.End-t.Off != 1 {
 		if isVirtualBrace(t) {
-			return '{'
+			return fp.virtualText(i)[0]
 		}
 		return 0
 	}

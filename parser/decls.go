@@ -234,7 +234,7 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		return
 	}
 	g, err := parsePiece(cp, getParsers().member, m)
-	if err != nil && cp.strayed(m) {
+	if err != nil && cp.strayed(m, ctxWorkflow) {
 		w.Bad = true
 		return
 	}
@@ -289,7 +289,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			(*g).addItemTo(cp, st, cp.spanRange(it.lo, it.hi))
 			return
 		}
-		if cp.strayed(it) {
+		if cp.strayed(it, ctxState) {
 			st.Bad = true
 			return
 		}

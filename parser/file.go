@@ -27,6 +27,9 @@ type fileParser struct {
 	// kw maps the index of a name that misspells a keyword to that keyword
 	// (keywords.go); nil in a file without one.
 	kw map[int]string
+	// closers marks the zero-width braces repairBraces inserted that are
+	// `}` (the others are `{`); nil in a file without one.
+	closers map[int]bool
 	// names maps the index of a reserved word that stands where a name
 	// belongs to the name it is read as (reserved.go); nil in a file
 	// without one.
@@ -45,7 +48,7 @@ func (fp *fileParser) endOfFile() diag.Pos {
 func (fp *fileParser) text(i int) string {
 	t := fp.toks[i]
 	if t.Off == t.End && t.Kind == lexer.Punct {
-		return "{" // inserted by repairBraces
+		return fp.virtualText(i) // inserted by repairBraces
 	}
 	return fp.src[t.Off:t.End]
 }

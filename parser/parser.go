@@ -139,7 +139,7 @@ const smallFileChunks = 16
 // release drops what only parsing needed (the tokens and the maps over
 // them), once every chunk is parsed.
 func (fp *fileParser) release() {
-	fp.toks, fp.kw, fp.names, fp.chunks = nil, nil, nil, nil
+	fp.toks, fp.kw, fp.names, fp.chunks, fp.closers = nil, nil, nil, nil, nil
 }
 
 // newFileParser lexes a file, finds its misspelled keywords and splits it
