@@ -143,7 +143,7 @@ const (
 // when a code listed here has no golden case whose fix it applied.
 var MachineFixes = map[ID]string{
 	WF001: "a keyword in the wrong case (`State`), a missing `;`, `,` or `{` (by indentation), `=` for `==` in a condition, `=` for a named argument's `:`, and the other languages' forms that have one spelling here",
-	WF003: "a `#` or `--` comment (`//`), a single-quoted or curly-quoted string (`\"…\"`)",
+	WF003: "a `#` or `--` comment (`//`), a string in single, typographic or backtick quotes (`\"…\"`), a name written with Cyrillic or Greek look-alikes of Latin letters (its Latin spelling, at every use)",
 	WF107: "`MaxAttempts = n` in a milestone (`Retries = n-1`)",
 	WF303: "a policy member given twice with the same value (the second is deleted)",
 	WF304: "a number written as a string (`.MaxAttempts(\"4\")`), a word that takes no argument called with parentheses (`TimeSpan.Zero()`)",
@@ -258,7 +258,7 @@ var Codes = []Code{
 		"enum Size { Small, Large } /* sizes\n",
 		"enum Size { Small, Large } /* sizes */\n"},
 	{"WF003", Error, Syntax, ScopeDecl, "character that cannot start a token, invalid UTF-8, or NUL",
-		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too. Other languages' forms are reported once each and read as what they mean: a `#` or `--` comment (comments are `//`; its words are skipped), a single-quoted string (strings use `\"`; the fix rewrites it), and a name with a letter outside ASCII (identifiers are ASCII letters, digits and `_`; reported at the name's first use in a file).",
+		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too. Other languages' forms are reported once each and read as what they mean: a `#` or `--` comment (comments are `//`; its words are skipped), a string in single quotes, typographic quotes (`“…”`) or JavaScript's backticks (strings use `\"`; the fix rewrites it), and a name with a letter outside ASCII (identifiers are ASCII letters, digits and `_`; reported at the name's first use in a file; a Cyrillic or Greek letter that looks like a Latin one is read as that letter, and the fix writes the Latin name at every use).",
 		"enum Size { Small, Large } # sizes\n",
 		"enum Size { Small, Large } // sizes\n"},
 	{"WF004", Error, Syntax, ScopeDecl, "malformed number, or int out of range",

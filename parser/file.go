@@ -27,6 +27,9 @@ type fileParser struct {
 	// kw maps the index of a name that misspells a keyword to that keyword
 	// (keywords.go); nil in a file without one.
 	kw map[int]string
+	// respelt maps the offset of a name written with letters that only
+	// look Latin to the Latin name it is read as (lexer.Result.Respelt).
+	respelt map[uint32]string
 	// closers marks the zero-width braces repairBraces inserted that are
 	// `}` (the others are `{`); nil in a file without one.
 	closers map[int]bool
@@ -49,6 +52,11 @@ func (fp *fileParser) text(i int) string {
 	t := fp.toks[i]
 	if t.Off == t.End && t.Kind == lexer.Punct {
 		return fp.virtualText(i) // inserted by repairBraces
+	}
+	if fp.respelt != nil && t.Kind == lexer.Ident {
+		if s, ok := fp.respelt[t.Off]; ok {
+			return s // a name written with look-alike letters
+		}
 	}
 	return fp.src[t.Off:t.End]
 }
