@@ -28,30 +28,42 @@ import (
 // repairBraces finds missing `{`, extra `}` and missing `}` (see above),
 // reports them and rewrites fp.toks accordingly.
 func (fp *fileParser) repairBraces() {
-	insertAfter := fp.missingOpenBraces()
+	insertAfter, colons := fp.missingOpenBraces()
 	drop := fp.extraCloseBraces(insertAfter)
+	for c := range colons {
+		if drop == nil {
+			drop = map[int]bool{}
+		}
+		drop[c] = true // Python's `:`, read as the `{` inserted after it
+	}
+	var pyOpen map[int]int // the inserted `{` of a Python block -> its report
 	if len(insertAfter) > 0 || len(drop) > 0 {
 		toks := make([]lexer.Token, 0, len(fp.toks)+len(insertAfter))
 		for i, t := range fp.toks {
-			if drop[i] {
-				continue
+			if !drop[i] {
+				toks = append(toks, t)
 			}
-			toks = append(toks, t)
 			if insertAfter[i] {
+				if d, ok := colons[i]; ok {
+					if pyOpen == nil {
+						pyOpen = map[int]int{}
+					}
+					pyOpen[len(toks)] = d
+				}
 				toks = append(toks, virtualBrace(fp.src, t))
 			}
 		}
 		fp.toks = toks
 	}
-	closeBefore := fp.missingCloseBraces()
+	closeBefore := fp.missingCloseBraces(pyOpen)
 	if len(closeBefore) == 0 {
 		return
 	}
 	toks := make([]lexer.Token, 0, len(fp.toks)+len(closeBefore))
-	fp.closers = map[int]bool{}
+	fp.inserted = map[int]string{}
 	for i, t := range fp.toks {
 		for range closeBefore[i] {
-			fp.closers[len(toks)] = true
+			fp.inserted[len(toks)] = "}"
 			toks = append(toks, virtualBrace(fp.src, toks[len(toks)-1]))
 		}
 		toks = append(toks, t)
@@ -60,7 +72,7 @@ func (fp *fileParser) repairBraces() {
 }
 
 // virtualBrace is a zero-width brace inserted after token t: a `{`, or a
-// `}` where fp.closers says so.
+// `}` or a `;` where fp.inserted says so.
 func virtualBrace(src string, t lexer.Token) lexer.Token {
 	col := t.Col + uint32(utf8.RuneCountInString(src[t.Off:t.End]))
 	return lexer.Token{Off: t.End, End: t.End, Line: t.Line, Col: col, Kind: lexer.Punct}
@@ -69,10 +81,10 @@ func virtualBrace(src string, t lexer.Token) lexer.Token {
 // isVirtualBrace reports whether t is a brace inserted by repairBraces.
 func isVirtualBrace(t lexer.Token) bool { return t.Kind == lexer.Punct && t.Off == t.End }
 
-// virtualText is the text of the inserted brace at token i.
+// virtualText is the text of the token inserted at i.
 func (fp *fileParser) virtualText(i int) string {
-	if fp.closers[i] {
-		return "}"
+	if s, ok := fp.inserted[i]; ok {
+		return s
 	}
 	return "{"
 }
@@ -88,7 +100,11 @@ func (fp *fileParser) virtualText(i int) string {
 // parses as written. It returns, per token, how many `}` go before it.
 // Without such indentation (one-line code, sloppy indentation) nothing is
 // guessed, and a block left open is reported where it ends (lostBrace).
-func (fp *fileParser) missingCloseBraces() map[int]int {
+//
+// The `{` of a Python block (pyOpen: the inserted `{` of a head written
+// `state A:`, with its report) is not reported again: the `}` is one more
+// edit of that report's fix.
+func (fp *fileParser) missingCloseBraces(pyOpen map[int]int) map[int]int {
 	var closer []int32 // by count, made when first needed: most files need none
 	var stack []openBlock
 	var out map[int]int
@@ -133,7 +149,12 @@ func (fp *fileParser) missingCloseBraces() map[int]int {
 					out = map[int]int{}
 				}
 				out[i]++
-				fp.reportMissingClose(o.tok, i)
+				if d, ok := pyOpen[o.tok]; ok {
+					f := &fp.diags.Items[d].Fixes[0]
+					f.Edits = append(f.Edits, fp.closeEdit(o.tok, i))
+				} else {
+					fp.reportMissingClose(o.tok, i)
+				}
 				pop()
 			}
 		}
@@ -191,13 +212,24 @@ type openBlock struct {
 func (fp *fileParser) reportMissingClose(open, next int) {
 	cp := &chunkParser{fileParser: fp}
 	owner := cp.owner(openBracket{c: '{', tok: open})
+	end := fp.endOf(next - 1)
+	at := diag.Range{Start: end, End: end}
+	d := fp.diags.Add(fp.file.Name, at, diag.WF001, "expected `}` to close "+owner+": its block ends here, by its indentation, before "+
+		fp.describe(next)+" on line "+strconv.Itoa(int(fp.toks[next].Line)))
+	d.Related = []diag.Related{{File: fp.file.Name, Range: fp.tokRange(open), Message: "this `{` of " + owner + " is never closed"}}
+	d.Fixes = []diag.Fix{{Title: "insert `}`", MachineApplicable: true, Edits: []diag.Edit{fp.closeEdit(open, next)}}}
+}
+
+// closeEdit inserts the `}` of the `{` at open on a line of its own after
+// the block's last line (and any comment that ends it), before the line
+// of token next, indented as the `{`'s line.
+func (fp *fileParser) closeEdit(open, next int) diag.Edit {
 	last := next - 1
 	p := int(fp.toks[last].End)
 	for p < len(fp.src) && fp.src[p] != '\n' && fp.src[p] != '\r' {
 		p++ // after a trailing comment
 	}
 	end := fp.endOf(last)
-	at := diag.Range{Start: end, End: end}
 	pos := diag.MakePos(int(end.Line), int(end.Column)+utf8.RuneCountInString(fp.src[fp.toks[last].End:p]), p)
 	eol := "\n"
 	if strings.HasPrefix(fp.src[p:], "\r\n") {
@@ -209,18 +241,16 @@ func (fp *fileParser) reportMissingClose(open, next int) {
 	}
 	lead := fp.src[lineStart:]
 	lead = lead[:len(lead)-len(strings.TrimLeft(lead, " \t"))]
-	r := diag.Range{Start: pos, End: pos} // after a trailing comment
-	d := fp.diags.Add(fp.file.Name, at, diag.WF001, "expected `}` to close "+owner+": its block ends here, by its indentation, before "+
-		fp.describe(next)+" on line "+strconv.Itoa(int(fp.toks[next].Line)))
-	d.Related = []diag.Related{{File: fp.file.Name, Range: fp.tokRange(open), Message: "this `{` of " + owner + " is never closed"}}
-	d.Fixes = []diag.Fix{{Title: "insert `}`", MachineApplicable: true,
-		Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: eol + lead + "}"}}}}
+	return diag.Edit{File: fp.file.Name, Range: diag.Range{Start: pos, End: pos}, NewText: eol + lead + "}"}
 }
 
 // missingOpenBraces returns the heads (by their last token) after which a
-// `{` is missing, having reported each.
-func (fp *fileParser) missingOpenBraces() map[int]bool {
+// `{` is missing, having reported each; and the `:` of heads written as
+// Python's blocks (`state A:` over lines indented deeper), with the index
+// of their report, which the `{` is inserted after (and the `:` dropped).
+func (fp *fileParser) missingOpenBraces() (map[int]bool, map[int]int) {
 	var out map[int]bool
+	var colons map[int]int
 	n := len(fp.toks) - 1
 	budget := len(fp.toks) // tokens the scans of unindented handler bodies may look at, in all
 	for i := 0; i < n; i++ {
@@ -230,6 +260,26 @@ func (fp *fileParser) missingOpenBraces() map[int]bool {
 		}
 		h := fp.headEnd(i)
 		if h < 0 || h+1 >= n || fp.isPunct(h+1, "{") {
+			continue
+		}
+		if fp.isPunct(h+1, ":") && h+2 < n && fp.beginsLine(h+2) && fp.toks[h+2].Col > t.Col {
+			if out == nil {
+				out, colons = map[int]bool{}, map[int]int{}
+			}
+			out[h+1] = true
+			if colons == nil {
+				colons = map[int]int{}
+			}
+			colons[h+1] = len(fp.diags.Items)
+			head := fp.src[t.Off:fp.toks[h].End]
+			r := fp.tokRange(h + 1)
+			from := r.Start
+			if fp.toks[h].End == fp.toks[h+1].Off {
+				from = fp.endOf(h)
+			}
+			d := fp.diags.Add(fp.file.Name, r, diag.WF001, "`"+diag.Shorten(head)+":` is Python's block: a body is written in braces, `"+diag.Shorten(head)+" { … }`")
+			d.Fixes = []diag.Fix{{Title: "write the block in braces", MachineApplicable: true,
+				Edits: []diag.Edit{{File: fp.file.Name, Range: diag.Range{Start: from, End: r.End}, NewText: " {"}}}}
 			continue
 		}
 		var end int
@@ -268,7 +318,7 @@ func (fp *fileParser) missingOpenBraces() map[int]bool {
 		d.Fixes = []diag.Fix{{Title: "insert `{`", MachineApplicable: true,
 			Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: " {"}}}}
 	}
-	return out
+	return out, colons
 }
 
 // unindentedBody returns the `}` that ends the body of the handler head

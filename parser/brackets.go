@@ -39,7 +39,9 @@ func (fp *fileParser) bracketAt(i int) byte {
 	t := fp.toks[i]
 	if t.Kind != lexer.Punct || t.End-t.Off != 1 {
 		if isVirtualBrace(t) {
-			return fp.virtualText(i)[0]
+			if c := fp.virtualText(i)[0]; c == '{' || c == '}' {
+				return c
+			}
 		}
 		return 0
 	}

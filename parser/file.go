@@ -30,9 +30,10 @@ type fileParser struct {
 	// respelt maps the offset of a name written with letters that only
 	// look Latin to the Latin name it is read as (lexer.Result.Respelt).
 	respelt map[uint32]string
-	// closers marks the zero-width braces repairBraces inserted that are
-	// `}` (the others are `{`); nil in a file without one.
-	closers map[int]bool
+	// inserted holds the text of the zero-width tokens the repairs
+	// inserted that are not `{`: a `}` (braces.go), a `;` (foreign.go);
+	// nil in a file without one.
+	inserted map[int]string
 	// names maps the index of a reserved word that stands where a name
 	// belongs to the name it is read as (reserved.go); nil in a file
 	// without one.
@@ -53,9 +54,9 @@ func (fp *fileParser) text(i int) string {
 	if t.Off == t.End && t.Kind == lexer.Punct {
 		return fp.virtualText(i) // inserted by repairBraces
 	}
-	if fp.respelt != nil && t.Kind == lexer.Ident {
+	if fp.respelt != nil && (t.Kind == lexer.Ident || t.Kind == lexer.Punct) {
 		if s, ok := fp.respelt[t.Off]; ok {
-			return s // a name written with look-alike letters
+			return s // a name written with look-alike letters, another language's form
 		}
 	}
 	return fp.src[t.Off:t.End]
