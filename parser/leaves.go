@@ -64,7 +64,7 @@ func (ps *params) Parse(lex *plexer.PeekingLexer) error {
 			if p.isPunct(lex.Peek(), ")") {
 				r := diag.Range{Start: start(comma), End: end(comma)}
 				p.soft = append(p.soft, softError{Range: r, Fix: "",
-					Msg: "a parameter list ends with its last parameter: remove this `,` (as in C#, where only an enum's members may end with one)",
+					Msg:      "a parameter list ends with its last parameter: remove this `,` (as in C#, where only an enum's members may end with one)",
 					FixRange: r})
 				break
 			}
