@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -109,8 +110,9 @@ type Expect struct {
 	Args []Arg
 }
 
-// testItems are the statements a test may hold, for "did you mean".
-var testItems = []string{"Send", "Take", "Start", "Fail", "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call"}
+// testItems are the statements a test may hold, for "did you mean": the
+// vocabulary's test items, which `wfc explain` explains.
+var testItems = vocab.TestItemNames()
 
 // tests resolves every test of the program into the model.
 func (c *checker) tests() {

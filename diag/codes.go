@@ -209,14 +209,18 @@ func (c Code) MachineFix() string { return MachineFixes[c.Code] }
 // Help is the text of `wfc explain`: what the code means, why it matters,
 // which of its mistakes `--fix` repairs, a wrong example and the corrected
 // one.
-func (c Code) Help() string {
+func (c Code) Help() string { return c.HelpWith(func(src string) string { return src }) }
+
+// HelpWith is Help with each example passed through layout: `wfc explain`
+// lays them out as `wfc fmt` does (diag cannot import the formatter).
+func (c Code) HelpWith(layout func(string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %s\n\n", c.Code, c.Severity, c.Title)
 	b.WriteString(c.Explain + "\n\n")
 	if f := c.MachineFix(); f != "" {
 		b.WriteString("Machine-applicable fix (`wfc check --fix`): " + f + ".\n\n")
 	}
-	b.WriteString("Wrong:\n\n" + indent(c.Wrong) + "\nRight:\n\n" + indent(c.Right))
+	b.WriteString("Wrong:\n\n" + indent(layout(c.Wrong)) + "\nRight:\n\n" + indent(layout(c.Right)))
 	return b.String()
 }
 
@@ -236,7 +240,7 @@ func indent(s string) string {
 
 // wrap builds a small complete program around a workflow body.
 func wrap(body string) string {
-	return "workflow W {\n  Initial = A;\n  event Go();\n  event Stop();\n" + body + "}\n"
+	return "workflow W {\n  Initial = A;\n  event Go();\n" + body + "}\n"
 }
 
 // testOf is the smallest program with a test whose body is items (then an
@@ -351,7 +355,7 @@ var Codes = []Code{
 		wrap("  state A { subscribe Go(); on Go { Mail.Send(); goto Done; } }\n  terminal Done { }\n")},
 	{"WF203", Warning, Meaning, ScopeState, "subscription with no handler and no milestone",
 		"Waiting for an event that nothing reacts to does nothing: add `on Event { … }` or a milestone.",
-		wrap("  state A { subscribe Go(); on Go { goto B; } }\n  state B { subscribe Go(); on Go { goto Done; } subscribe Stop(); }\n  terminal Done { }\n"),
+		wrap("  event Stop();\n  state A { subscribe Go(); on Go { goto B; } }\n  state B { subscribe Go(); on Go { goto Done; } subscribe Stop(); }\n  terminal Done { }\n"),
 		wrap(okStates)},
 	{"WF204", Warning, Meaning, ScopeState, "non-terminal state with no way out",
 		"No handler or outcome of the state says `goto`, so a run that enters it stays for ever. Add a `goto`, or make the state `terminal`.",

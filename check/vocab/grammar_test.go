@@ -104,10 +104,10 @@ func TestGrammarCoversVocabulary(t *testing.T) {
 // bare name where only one word has it.
 func TestLookup(t *testing.T) {
 	names := map[string]int{}
-	for _, w := range vocab.Words() {
+	for _, w := range vocab.All() {
 		names[w.Name]++
 	}
-	for _, w := range vocab.Words() {
+	for _, w := range vocab.All() {
 		if got, ok := vocab.Lookup(w.Qualified); !ok || got != w {
 			t.Errorf("Lookup(%q) = %v, %v", w.Qualified, got.Qualified, ok)
 		}

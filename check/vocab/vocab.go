@@ -295,7 +295,12 @@ var wordKindNames = [...]string{KindSetting: "setting", KindMilestone: "mileston
 	KindFactory: "Backoff factory", KindMember: "policy member", KindUnit: "TimeSpan unit", KindAttr: "attribute",
 	KindSecurityOp: "security operation"}
 
-func (k WordKind) String() string { return nameIn(wordKindNames[:], int(k)) }
+func (k WordKind) String() string {
+	if n, ok := syntaxKindNames[k]; ok {
+		return n
+	}
+	return nameIn(wordKindNames[:], int(k))
+}
 
 // Word is one entry of the vocabulary as hover and `wfc explain` show it.
 type Word struct {
@@ -437,12 +442,14 @@ func article(word string) string {
 	return "a"
 }
 
-// Lookup finds a word by how it is written: qualified (`Backoff.Linear`,
-// `TimeSpan.FromSeconds`, `.MaxAttempts`) or, where that is unambiguous,
-// bare (`Linear`, `MaxAttempts`, `Within`). Case matters, as in source.
+// Lookup finds a word, of the vocabulary or of the syntax (All), by how
+// it is written: qualified (`Backoff.Linear`, `TimeSpan.FromSeconds`,
+// `.MaxAttempts`, `Workflow.Once`, `retry:`, `Expect.End`) or, where that is
+// unambiguous, bare (`Linear`, `MaxAttempts`, `Within`, `retry`, `goto`).
+// Case matters, as in source.
 func Lookup(s string) (Word, bool) {
 	var found []Word
-	for _, w := range words {
+	for _, w := range All() {
 		if w.Qualified == s {
 			return w, true
 		}
