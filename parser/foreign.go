@@ -151,7 +151,7 @@ func (fp *fileParser) afterIfChain(i int) bool {
 	if open < 1 || !fp.isPunct(open-1, ")") {
 		return false
 	}
-	lp := fp.matchingBackParen(open - 1)
+	lp := fp.matchingBack(open - 1)
 	return lp >= 1 && (fp.isIdentText(lp-1, "if") || fp.isIdentText(lp-1, "elif"))
 }
 
@@ -167,25 +167,6 @@ func (fp *fileParser) matchingBackBrace(close int) int {
 			if depth--; depth == 0 {
 				return k
 			}
-		}
-	}
-	return -1
-}
-
-// matchingBackParen is the `(` of the `)` at close, within its line's
-// reach, or -1.
-func (fp *fileParser) matchingBackParen(close int) int {
-	depth := 0
-	for k := close; k >= 0 && close-k < 200; k-- {
-		switch fp.bracketAt(k) {
-		case ')':
-			depth++
-		case '(':
-			if depth--; depth == 0 {
-				return k
-			}
-		case '{', '}', ';':
-			return -1
 		}
 	}
 	return -1

@@ -328,11 +328,12 @@ func (cp *chunkParser) parenOwner(i int) string {
 	return "the parenthesis"
 }
 
-// matchingBack returns the index of the `(` matching the `)` at close, or -1.
-func (cp *chunkParser) matchingBack(close int) int {
+// matchingBack returns the index of the `(` matching the `)` at close, or
+// -1 when a brace comes first.
+func (fp *fileParser) matchingBack(close int) int {
 	depth := 0
 	for i := close; i >= 0; i-- {
-		switch cp.bracketAt(i) {
+		switch fp.bracketAt(i) {
 		case ')':
 			depth++
 		case '(':
