@@ -120,9 +120,8 @@ type lintFacts struct {
 	runawayWait Ticks
 	// runawayLimit is the longest wait a growing policy's author is taken
 	// to mean: an hour, or ten times the first wait when that is longer
-	// (RunawayLimit); runawayRat is it as a rational, for lowerBig.
+	// (RunawayLimit); lowerBig reads it as waits.runaway.
 	runawayLimit Ticks
-	runawayRat   *big.Rat
 	// lockstepFrom is the first retry from which every jittered wait is
 	// exactly the cap (0 if never in budget): WF313.
 	lockstepFrom int64
@@ -187,6 +186,8 @@ type waits struct {
 	i      *big.Rat
 	cap    *big.Rat // nil: none
 	lo, hi *big.Rat // 1-f and 1+f
+	// runaway is lintFacts.runawayLimit as a rational.
+	runaway *big.Rat
 }
 
 func (w *waits) base(j int64) *big.Rat {
@@ -266,7 +267,7 @@ func (f *lintFacts) record(w *waits, j int64, nom, lo, hi *big.Rat, jitter bool)
 	if f.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
 		f.overflowAt = j
 	}
-	if f.runawayAt == 0 && nom.Cmp(f.runawayRat) > 0 {
+	if f.runawayAt == 0 && nom.Cmp(w.runaway) > 0 {
 		f.runawayAt, f.runawayWait = j, sat(nom)
 	}
 	if f.lockstepFrom == 0 && jitter && w.cap != nil && lo.Cmp(w.cap) >= 0 {
@@ -306,7 +307,6 @@ func newSchedule(c *check.Consumer, opt Options) *Schedule {
 		s.Duration = c.Window
 	}
 	s.facts.runawayLimit = RunawayLimit(s.Interval)
-	s.facts.runawayRat = ratTicks(s.facts.runawayLimit)
 	return s
 }
 
@@ -325,7 +325,7 @@ func RunawayLimit(interval Ticks) Ticks {
 
 // bigWaits are a table's waits as exact rationals.
 func (s *Schedule) bigWaits() *waits {
-	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1)}
+	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1), runaway: ratTicks(s.facts.runawayLimit)}
 	if s.Consumer.Policy == nil {
 		return w
 	}
@@ -413,8 +413,8 @@ func (s *Schedule) finishLinear(w *waits, a, b int64, start, latest, dur *big.Ra
 		// The first retry past the range: hi(j) = j·i·(1+f) > Max.
 		s.facts.overflowAt = firstAbove(w.i, w.hi, maxTicksRat, a, b)
 	}
-	if s.facts.runawayAt == 0 && nom.Cmp(s.facts.runawayRat) > 0 {
-		j := firstAbove(w.i, big.NewRat(1, 1), s.facts.runawayRat, a, b)
+	if s.facts.runawayAt == 0 && nom.Cmp(w.runaway) > 0 {
+		j := firstAbove(w.i, big.NewRat(1, 1), w.runaway, a, b)
 		n, _, _ := w.at(j)
 		s.facts.runawayAt, s.facts.runawayWait = j, sat(n)
 	}
