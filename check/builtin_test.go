@@ -156,7 +156,9 @@ func TestWordExamples(t *testing.T) {
 			case vocab.KindSecurityOp:
 				slot["ENTITY"] = "entity User { string Name; security { " + ex + " } }"
 			case vocab.KindStepArg, vocab.KindReason, vocab.KindCatch:
-				slot["STEP"] = ex
+				// A step laid out on lines (a catch) is indented as in a
+				// handler, where the parser reads blocks by indentation.
+				slot["STEP"] = strings.ReplaceAll(ex, "\n", "\n    ")
 			case vocab.KindTest:
 				slot["TEST"] = "test \"t\" { Workflow = W; " + ex + " }"
 			default:
@@ -187,7 +189,7 @@ workflow W {
 					t.Errorf("%s: %s\n%s", d.Code, d.Message, src)
 				}
 			}
-			if !strings.Contains(src, w.Example) {
+			if !strings.Contains(src, strings.ReplaceAll(w.Example, "\n", "\n    ")) {
 				t.Errorf("the example %q is not in the program", w.Example)
 			}
 		})

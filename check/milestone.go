@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -56,6 +57,9 @@ func (c *checker) milestone(sc *stCtx, sub *ast.Subscribe, m *ast.Milestone) {
 // settingsOf are a milestone's settings, each the first of its name.
 type settingsOf struct {
 	within, retries, backoff *ast.Setting
+	// attempts is `MaxAttempts = n`, a policy's member written as a
+	// milestone setting: the budget counted in attempts (attemptsSetting).
+	attempts *ast.Setting
 	// meant are the settings a WF107 names as meant (`Withn` for `Within`):
 	// they are not also reported missing.
 	meant []string
@@ -77,6 +81,8 @@ func (c *checker) milestoneSettings(m *ast.Milestone) settingsOf {
 			set.retries = s
 		case "Backoff":
 			set.backoff = s
+		case "MaxAttempts":
+			set.attempts = s // the budget counted the other way: budget reports it
 		default:
 			h := c.didYouMean(s.Name.Range, s.Name.Name, milestoneSettings)
 			c.report(s.Name.Range, diag.WF107, "unknown milestone setting `%s`: a milestone takes `Within`, `Retries` and `Backoff`%s", s.Name.Name, h)
@@ -94,6 +100,7 @@ func (c *checker) budget(cons *Consumer, set settingsOf) {
 	if set.retries != nil {
 		retriesN = c.retries(cons, set.retries.Value)
 	}
+	fromAttempts := set.attempts != nil && c.attemptsSetting(cons, set.attempts, set.retries != nil)
 	double := false // WF301: Retries and .MaxAttempts(…) both set
 	if set.backoff != nil {
 		cons.BackoffSetting = set.backoff
@@ -108,18 +115,44 @@ func (c *checker) budget(cons *Consumer, set settingsOf) {
 					c.doubleBudget(set.retries, retriesN, p)
 				}
 				cons.Valid, double = false, true
+			} else if fromAttempts {
+				cons.Valid, double = false, true // two budgets; the WF107 is the mistake
 			} else if p.MaxAttempts > 0 {
 				cons.Attempts, cons.Budget = p.MaxAttempts, BudgetMaxAttempts
 			}
 		}
 	}
-	if cons.Attempts == 1 && cons.Budget != BudgetNone && !double {
+	if cons.Attempts == 1 && cons.Budget != BudgetNone && !double && !fromAttempts {
 		if cons.Budget == BudgetRetries {
-			c.report(set.retries.Value.Rng(), diag.WF308, "`Retries = 0`: one window and no retries, so nothing is ever retried; write `Retries = 1` or more to retry, or drop the setting")
+			c.report(set.retries.Value.Rng(), diag.WF308, "`Retries = 0`: one window and no retries, so nothing is ever retried; write %s or more to retry, or drop the setting", Count(2).RetriesSetting())
 		} else {
 			c.oneAttempt(cons.Policy)
 		}
 	}
+}
+
+// attemptsSetting reports `MaxAttempts = n;` in a milestone (WF107): a
+// milestone counts its budget in retries, so it is `Retries = n-1`, which
+// the fix writes. When n is a count and no `Retries` is set, the budget is
+// read as meant (true), so nothing else is reported about it (WF315: a
+// `Backoff` with one window; WF308: `MaxAttempts = 1`).
+func (c *checker) attemptsSetting(cons *Consumer, s *ast.Setting, hasRetries bool) bool {
+	const head = "a milestone has no `MaxAttempts` setting: it counts its budget in `Retries`, the windows after the first"
+	n, ok := numLit(s.Value)
+	if hasRetries || !ok || n.bad || !n.isInt || n.rat.Sign() <= 0 || !n.rat.Num().IsInt64() || n.rat.Num().Int64() > math.MaxInt32 {
+		c.report(s.Name.Range, diag.WF107, "%s; write `Retries = n` for n+1 windows in all, or `.MaxAttempts(n)` on its `Backoff` policy", head)
+		cons.Valid = false
+		return false
+	}
+	b := Count(n.rat.Num().Int64())
+	d := c.report(s.Name.Range, diag.WF107, "%s: `MaxAttempts = %d` (%s) is %s", head, int64(b), b.Windows(), b.RetriesSetting())
+	d.Fixes = []diag.Fix{{Title: "write " + b.RetriesSetting(), MachineApplicable: true, Edits: []diag.Edit{
+		{File: c.file.Name, Range: s.Name.Range, NewText: "Retries"},
+		{File: c.file.Name, Range: s.Value.Rng(), NewText: fmt.Sprint(b.Retries())},
+	}}}
+	cons.Attempts, cons.Budget = int64(b), BudgetRetries
+	cons.Valid = false // the program has an error: no table; the lints still run
+	return true
 }
 
 // retries checks `Retries = n;` and returns n, or -1 when it is not a
@@ -197,7 +230,8 @@ func (c *checker) window(m *ast.Milestone, within *ast.Setting, misspelled bool)
 
 // doubleBudget reports WF301: `Retries` and `.MaxAttempts(…)` together.
 func (c *checker) doubleBudget(retries *ast.Setting, n int64, p *Policy) {
-	msg := fmt.Sprintf("this milestone sets `Retries = %d` and its `Backoff` policy also caps the attempts with `.MaxAttempts(…)` — they are two budgets for one thing. Keep ONE: drop `.MaxAttempts(…)` and leave `Retries = %d`, or drop `Retries` and write `.MaxAttempts(%d)` on the policy. ⚠ They count differently — `Retries` is how many FURTHER windows follow the first, `MaxAttempts` is how many windows there are in TOTAL.", n, n, n+1)
+	b := CountOfRetries(n)
+	msg := fmt.Sprintf("this milestone sets %s and its `Backoff` policy also caps the attempts with `.MaxAttempts(…)` — they are two budgets for one thing. Keep ONE: drop `.MaxAttempts(…)` and leave %s, or drop `Retries` and write %s on the policy. ⚠ They count differently — `Retries` is how many FURTHER windows follow the first, `MaxAttempts` is how many windows there are in TOTAL.", b.RetriesSetting(), b.RetriesSetting(), b.MaxAttempts())
 	d := c.report(p.Max.Range, diag.WF301, "%s", msg)
 	c.related(d, retries.Range, "`Retries` set here")
 	d.Fixes = append(d.Fixes,
@@ -207,10 +241,10 @@ func (c *checker) doubleBudget(retries *ast.Setting, n int64, p *Policy) {
 		{File: c.file.Name, Range: c.lineDeletion(retries.Range), NewText: ""},
 	}
 	if p.Max.Arg != nil {
-		edits = append(edits, diag.Edit{File: c.file.Name, Range: p.Max.Arg.Rng(), NewText: fmt.Sprint(n + 1)})
+		edits = append(edits, diag.Edit{File: c.file.Name, Range: p.Max.Arg.Rng(), NewText: fmt.Sprint(int64(b))})
 	}
 	sortEdits(edits)
-	d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("drop `Retries` and write `.MaxAttempts(%d)`", n+1), Edits: edits})
+	d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("drop `Retries` and write %s", b.MaxAttempts()), Edits: edits})
 }
 
 // lineDeletion widens r to its whole line(s), newline included, when nothing
@@ -255,7 +289,7 @@ func (c *checker) wholeNumberHint(v ast.Expr, n num, isNum bool) string {
 	if isNum && !n.bad && !n.isInt {
 		return fmt.Sprintf(": `%s` is not a whole number; write the count of further windows as an int", ast.Compact(c.file.Text(v.Rng())))
 	}
-	return "; write the count of further windows as an int, for example `Retries = 2;` for three windows in all"
+	return fmt.Sprintf("; write the count of further windows as an int, for example %s for %s", Count(3).RetriesSetting(), Count(3).Windows())
 }
 
 // meantOutcome is the outcome a misspelled outcome name means in a

@@ -278,12 +278,12 @@ func isRetriesMember(name string) bool { return name == "Retries" || name == "Ma
 // `.MaxAttempts(n+1)`: retries count the attempts after the first.
 func (c *checker) retriesMember(m *Member) {
 	n := m.Name.Name
-	d := c.wf304(badCall{what: misuseRetries, rng: m.Range, kind: vocab.KindMember, name: n})
+	d := c.wf304(badCall{what: misuseRetries, rng: m.Range, kind: vocab.KindMember, name: n, arg: m.Arg})
 	if n, ok := numLit(m.Arg); ok && !n.bad && n.isInt && n.rat.Sign() >= 0 && n.rat.Num().Int64() < math.MaxInt32 {
-		total := n.rat.Num().Int64() + 1
+		total := CountOfRetries(n.rat.Num().Int64())
 		d.Fixes = append(d.Fixes, diag.Fix{
-			Title: fmt.Sprintf("write `.MaxAttempts(%d)` (%s)", total, AttemptsBothWays(total)),
-			Edits: []diag.Edit{{File: c.file.Name, Range: m.Range, NewText: fmt.Sprintf("MaxAttempts(%d)", total)}},
+			Title: fmt.Sprintf("write %s (%s)", total.MaxAttempts(), total.Attempts("the first try")),
+			Edits: []diag.Edit{{File: c.file.Name, Range: m.Range, NewText: total.Member()[1:]}},
 		})
 	}
 }
@@ -352,7 +352,7 @@ func (c *checker) member(p *Policy, m *Member) {
 		v := n.rat.Num().Int64()
 		switch {
 		case v < 1:
-			c.report(m.Arg.Rng(), diag.WF307, "`MaxAttempts(%d)`: attempts count the first try, so the least is 1; write `.MaxAttempts(1)` for no retries or more for retries", v)
+			c.report(m.Arg.Rng(), diag.WF307, "`MaxAttempts(%d)`: attempts count the first try, so the least is 1; write %s for no retries or more for retries", v, Count(1).MaxAttempts())
 			p.Valid = false
 			return
 		}
@@ -393,23 +393,7 @@ func (c *checker) member(p *Policy, m *Member) {
 // oneAttempt reports WF308 for `.MaxAttempts(1)`. Its consumer reports it,
 // once it knows no other budget (WF301) is the real problem.
 func (c *checker) oneAttempt(p *Policy) {
-	c.report(p.Max.Arg.Rng(), diag.WF308, "`MaxAttempts(1)`: the first try and no retries, so nothing is ever retried; write `.MaxAttempts(2)` or more to retry")
-}
-
-// AttemptsBothWays counts a budget both ways, in total and in retries, as
-// messages say it (docs/language.md, Diagnostics): "4 attempts: the first try and 3 retries".
-func AttemptsBothWays(n int64) string { return CountAttempts(n, "the first try") }
-
-// CountAttempts counts a budget both ways, naming the first attempt as
-// first: the schedule table says "3 attempts: the first and 2 retries".
-func CountAttempts(n int64, first string) string {
-	switch n {
-	case 1:
-		return "1 attempt: " + first + " and no retries"
-	case 2:
-		return "2 attempts: " + first + " and 1 retry"
-	}
-	return fmt.Sprintf("%d attempts: %s and %d retries", n, first, n-1)
+	c.report(p.Max.Arg.Rng(), diag.WF308, "`MaxAttempts(1)`: the first try and no retries, so nothing is ever retried; write %s or more to retry", Count(2).MaxAttempts())
 }
 
 // givenTwice reports member m, which repeats prev (WF303). When both say

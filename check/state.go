@@ -621,12 +621,13 @@ func (c *checker) stepBound(a *ast.Arg) (Ticks, bool) {
 func (c *checker) stepUnbounded(p *Policy) {
 	r := p.Expr.Rng()
 	text := c.file.Text(r)
-	d := c.report(r, diag.WF302, "this step's `retry:` policy has no `.MaxAttempts(…)`: nothing else bounds a step without a `deadline:`, so it would retry for ever; append `.MaxAttempts(n)`, the attempts in total (`.MaxAttempts(3)`: the first try and 2 retries)")
-	fix := diag.Fix{Title: "append `.MaxAttempts(3)` (3 attempts: the first try and 2 retries)"}
+	n := Count(3)
+	d := c.report(r, diag.WF302, "this step's `retry:` policy has no `.MaxAttempts(…)`: nothing else bounds a step without a `deadline:`, so it would retry for ever; append `.MaxAttempts(n)`, the attempts in total (%s is %s)", n.MaxAttempts(), n.Attempts("the first try"))
+	fix := diag.Fix{Title: fmt.Sprintf("append %s (%s)", n.MaxAttempts(), n.Attempts("the first try"))}
 	if p.Bare {
-		fix.Edits = []diag.Edit{{File: c.file.Name, Range: r, NewText: "Backoff.Fixed(" + text + ").MaxAttempts(3)"}}
+		fix.Edits = []diag.Edit{{File: c.file.Name, Range: r, NewText: "Backoff.Fixed(" + text + ")" + n.Member()}}
 	} else {
-		fix.Edits = []diag.Edit{{File: c.file.Name, Range: diag.Range{Start: r.End, End: r.End}, NewText: ".MaxAttempts(3)"}}
+		fix.Edits = []diag.Edit{{File: c.file.Name, Range: diag.Range{Start: r.End, End: r.End}, NewText: n.Member()}}
 	}
 	d.Fixes = append(d.Fixes, fix)
 }

@@ -136,8 +136,9 @@ type Expect struct {
 	Calls []*Call
 }
 
-// testItems are the statements a test may hold, for "did you mean".
-var testItems = []string{"Send", "Take", "Start", "Fail", "Takes", "Draws", "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call", "Expect.Stopped"}
+// testItems are the statements a test may hold, for "did you mean": the
+// vocabulary's test items, which `wfc explain` explains.
+var testItems = vocab.TestItemNames()
 
 // tests resolves every test of the program into the model.
 func (c *checker) tests() {

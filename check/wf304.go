@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -88,6 +89,10 @@ func (c *checker) wf304Message(b badCall) (string, hint) {
 		return notPolicyText, hint{}
 	}
 	if b.what == misuseRetries {
+		if n, ok := numLit(b.arg); ok && !n.bad && n.isInt && n.rat.Sign() >= 0 && n.rat.Num().IsInt64() {
+			r := n.rat.Num().Int64()
+			return fmt.Sprintf("a policy has no `.%s(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.%s(%d)` is %s", b.name, b.name, r, CountOfRetries(r).MaxAttempts()), hint{}
+		}
 		return fmt.Sprintf("a policy has no `.%s(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.%s(n)` is `.MaxAttempts(n+1)`", b.name, b.name), hint{}
 	}
 	if b.what == misuseCalled {
@@ -115,12 +120,20 @@ func (c *checker) wf304Message(b badCall) (string, hint) {
 	case misuseArity:
 		return fmt.Sprintf("`%s` takes one %s, as in `%s`", w.Qualified, w.ArgNoun, w.Example), hint{}
 	case misuseArgType:
-		write := b.hint
+		write, h := b.hint, hint{}
 		if write == "" {
-			// Only the argument is underlined: say what to write there.
-			write = fmt.Sprintf("write `%s`", w.ArgExample)
+			if n, ok := quotedNumber(b.kind, b.name, b.arg); ok {
+				// `.MaxAttempts("4")`: the number the author meant is
+				// there, in quotes; never another one.
+				write = fmt.Sprintf("write `%s`, the number without its quotes", n)
+				h.fix = &diag.Fix{Title: fmt.Sprintf("write `%s`", n), MachineApplicable: true,
+					Edits: []diag.Edit{{File: c.file.Name, Range: b.arg.Rng(), NewText: n}}}
+			} else {
+				// Only the argument is underlined: say what to write there.
+				write = fmt.Sprintf("write `%s`", w.ArgExample)
+			}
 		}
-		return fmt.Sprintf("`%s` expects %s %s, not %s: %s", w.Qualified, vocabArticle(w.ArgNoun), w.ArgNoun, kindOfExpr(b.arg), write), hint{}
+		return fmt.Sprintf("`%s` expects %s %s, not %s: %s", w.Qualified, vocabArticle(w.ArgNoun), w.ArgNoun, kindOfExpr(b.arg), write), h
 	}
 	return fmt.Sprintf("`%s` is written wrong: write `%s`", w.Qualified, w.Example), hint{}
 }
@@ -172,4 +185,32 @@ func vocabArticle(noun string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// quotedNumber is the number a string argument holds where the word named
+// takes a number (`.MaxAttempts("4")`, `.Jitter("0.2")`): the text to
+// write instead, without its quotes.
+func quotedNumber(kind vocab.WordKind, name string, arg ast.Expr) (string, bool) {
+	lit, ok := ast.Unparen(arg).(*ast.StringLit)
+	if !ok || kind != vocab.KindMember {
+		return "", false
+	}
+	want := vocab.Type(0)
+	for _, m := range vocab.Members {
+		if m.Name == name {
+			want = m.Arg
+		}
+	}
+	v := strings.TrimSpace(lit.Value)
+	switch want {
+	case vocab.Int:
+		if _, err := strconv.ParseInt(v, 10, 32); err == nil && !strings.HasPrefix(v, "+") {
+			return v, true
+		}
+	case vocab.Decimal:
+		if _, err := strconv.ParseFloat(v, 64); err == nil && strings.Trim(v, "0123456789.") == "" && strings.Count(v, ".") <= 1 && v != "." {
+			return v, true
+		}
+	}
+	return "", false
 }

@@ -69,7 +69,8 @@ func lint(l *diag.List, s *Schedule) {
 	lintDeadline(l, s)
 	// WF315: a Backoff on a milestone with one window never applies.
 	if !c.IsStep() && c.Budget == check.BudgetNone && c.BackoffSetting != nil {
-		add(l, file, c.BackoffSetting.Range, diag.WF315, "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add `Retries = 2` (three windows) or remove the `Backoff`")
+		n := check.Count(3)
+		add(l, file, c.BackoffSetting.Range, diag.WF315, "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add "+n.RetriesSetting()+" ("+n.Windows()+") or remove the `Backoff`")
 	}
 	// WF310: members that can never have an effect.
 	if p.JitterM != nil && p.Jitter != nil && p.Jitter.Sign() == 0 {
@@ -97,9 +98,8 @@ func lint(l *diag.List, s *Schedule) {
 	if s.facts.overflowAt > 0 {
 		add(l, file, p.Expr.Rng(), diag.WF314, fmt.Sprintf("a wait in budget exceeds TimeSpan's range: %s would wait more than 10675199d2h48m5.4775807s; add `.Cap(…)` or lower the attempts (%s)",
 			attempt(s.facts.overflowAt), check.AttemptsBothWays(s.Attempts)))
-	} else if grows(p.Shape) && !p.HasCap() && s.facts.overHourAt > 0 {
-		add(l, file, p.Expr.Rng(), diag.WF312, fmt.Sprintf("%s without a cap waits more than an hour within its budget: %s waits %s; %s (%s)",
-			growthName(s), attempt(s.facts.overHourAt), timespan.Format(s.facts.overHourWait), overHourRemedy(s.Interval), check.AttemptsBothWays(s.Attempts)))
+	} else if grows(p.Shape) && !p.HasCap() && s.facts.runawayAt > 0 {
+		add(l, file, p.Expr.Rng(), diag.WF312, s.runawayMessage())
 	} else if total := s.waitsTotal(); total > GiveUpLimit && s.Budget != check.BudgetNone {
 		// WF318: the give-up time is months away. WF312 and WF314 name the
 		// same root cause (too many attempts for the growth), so it is
@@ -180,15 +180,4 @@ func memberText(c *check.Consumer, m *check.Member) string {
 func deleteMember(file string, m *check.Member) diag.Fix {
 	return diag.Fix{Title: "delete `." + m.Name.Name + "(…)`", MachineApplicable: true,
 		Edits: []diag.Edit{{File: file, Range: m.Cut, NewText: ""}}}
-}
-
-// overHourRemedy says what to write for WF312. An hour is the natural cap
-// (no wait then exceeds what the warning is about), unless the interval
-// itself is an hour or more: a cap there would flatten the policy into
-// Fixed, so only fewer attempts or a Fixed policy help.
-func overHourRemedy(interval Ticks) string {
-	if interval < timespan.TicksPerHour {
-		return "add `.Cap(TimeSpan.FromHours(1))` or lower the attempts"
-	}
-	return fmt.Sprintf("lower the attempts, or write `Backoff.Fixed(…)` of %s", timespan.Format(interval))
 }

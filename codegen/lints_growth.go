@@ -6,6 +6,7 @@ import (
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/timespan"
+	"github.com/wfc-lang/wfc/check/vocab"
 )
 
 // The numbers the policy lints advise (docs/language.md, Decisions, "Policy
@@ -71,6 +72,22 @@ func (s *Schedule) lockstepMessage() string {
 		msg += "; " + advice
 	}
 	return msg + fmt.Sprintf("; or keep this cap and make at most %d attempts, whose waits all stay below it", s.facts.lockstepFrom)
+}
+
+// runawayMessage is WF312's message: where the waits run away from the
+// first one, and the two remedies that keep every wait the author meant —
+// a cap at the limit (each wait up to it stays as written), or the budget
+// that stops before the first wait past it.
+func (s *Schedule) runawayMessage() string {
+	limit := s.facts.runawayLimit
+	keep := check.Count(s.facts.runawayAt) // the attempts whose waits stay within the limit
+	budget := keep.MaxAttempts()
+	if s.Budget == check.BudgetRetries {
+		budget = keep.RetriesSetting()
+	}
+	return fmt.Sprintf("%s without a cap grows past an hour and past ten times its first wait: %s waits %s (%s); add `.Cap(%s)`, which leaves every wait up to %s as written, or keep the waits and lower the budget to %s",
+		growthName(s), attempt(s.facts.runawayAt), timespan.Format(s.facts.runawayWait), check.AttemptsBothWays(s.Attempts),
+		vocab.SpanSource(limit), timespan.Format(limit), budget)
 }
 
 // growthName is how WF312 names a growing shape.

@@ -122,15 +122,13 @@ func (w *intWaits) stable(nom, lo, hi tick) bool {
 	return lo.q >= uint64(timespan.MaxTicks)
 }
 
-var hourTick = wholeTicks(timespan.TicksPerHour)
-
 // recordInt is lintFacts.record for the int64 waits.
 func (f *lintFacts) recordInt(w *intWaits, j int64, nom, lo, hi tick, jitter bool) {
 	if f.overflowAt == 0 && hi.aboveMax() {
 		f.overflowAt = j
 	}
-	if f.overHourAt == 0 && nom.cmp(hourTick) > 0 {
-		f.overHourAt, f.overHourWait = j, w.sat(nom)
+	if f.runawayAt == 0 && nom.cmp(wholeTicks(f.runawayLimit)) > 0 {
+		f.runawayAt, f.runawayWait = j, w.sat(nom)
 	}
 	if f.lockstepFrom == 0 && jitter && w.hasCap && lo.cmp(w.cap) >= 0 {
 		f.lockstepFrom = j

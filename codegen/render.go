@@ -157,6 +157,9 @@ func PolicyWords(s *Schedule) string {
 		if s.Consumer.IsStep() {
 			return "none: a failed step is not retried"
 		}
+		if s.Attempts <= 1 {
+			return "none: one window, no retry"
+		}
 		return "none: the next window opens as soon as one passes"
 	case check.ShapeFixed:
 		fmt.Fprintf(&b, "fixed: %s before every retry", f(s.Interval))
@@ -183,17 +186,26 @@ func satMul(t Ticks, k int64) Ticks {
 	return t * k
 }
 
+// WindowWords says a milestone's window and when the wait between two
+// windows starts; a milestone of one window has no wait to start.
+func WindowWords(s *Schedule) string {
+	if s.Attempts <= 1 {
+		return check.FormatTicks(s.Window) + ", the only one: the milestone gives up when it passes"
+	}
+	return check.FormatTicks(s.Window) + " each; the wait starts when a window passes"
+}
+
 // BudgetWords counts the attempts both ways, and says where the budget came from.
 func BudgetWords(s *Schedule) string {
-	n := s.Attempts
-	w := check.CountAttempts(n, "the first")
+	n := check.Count(s.Attempts)
+	w := n.Attempts("the first")
 	switch {
 	case s.Budget == check.BudgetRetries:
-		w += fmt.Sprintf(" (`Retries = %d`)", n-1)
+		w += " (" + n.RetriesSetting() + ")"
 	case s.Budget == check.BudgetMaxAttempts && s.DeadlineCut > 0:
-		w += fmt.Sprintf(" (`.MaxAttempts(%d)`, cut by the deadline)", s.Consumer.Attempts)
+		w += " (" + check.Count(s.Consumer.Attempts).MaxAttempts() + ", cut by the deadline)"
 	case s.Budget == check.BudgetMaxAttempts:
-		w += fmt.Sprintf(" (`.MaxAttempts(%d)`)", n)
+		w += " (" + n.MaxAttempts() + ")"
 	case s.Budget == check.BudgetDeadline:
 		w += " (those that start within the `deadline:`)"
 	}
@@ -275,7 +287,7 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 				fmt.Fprintf(&b, "  deadline  %s from the first attempt's start%s\n", check.FormatTicks(s.Deadline), deadlineWords(s))
 			}
 		} else {
-			fmt.Fprintf(&b, "  window    %s each; the wait starts when a window passes\n", check.FormatTicks(s.Window))
+			fmt.Fprintf(&b, "  window    %s\n", WindowWords(s))
 		}
 		jit := s.Jitter != nil
 		if err := writeRows(&b, s); err != nil {

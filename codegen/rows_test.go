@@ -139,8 +139,8 @@ func TestRowBoundLints(t *testing.T) {
 	if s.facts.lockstepFrom != 36000 {
 		t.Errorf("lockstep from %d, want 36000", s.facts.lockstepFrom)
 	}
-	if s.facts.overHourAt != 3601 || s.facts.overHourWait != 3601*timespan.TicksPerSecond {
-		t.Errorf("over an hour at %d (%d), want 3601", s.facts.overHourAt, s.facts.overHourWait)
+	if s.facts.runawayAt != 3601 || s.facts.runawayWait != 3601*timespan.TicksPerSecond {
+		t.Errorf("over an hour at %d (%d), want 3601", s.facts.runawayAt, s.facts.runawayWait)
 	}
 }
 

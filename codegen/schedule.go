@@ -141,11 +141,15 @@ type lintFacts struct {
 	// overflowAt is the first retry whose most wait exceeds TimeSpan's
 	// range (0 if none): WF314.
 	overflowAt int64
-	// overHourAt is the first retry whose nominal wait passes an hour (0 if
-	// none), with that wait: WF312 reads it for uncapped Exponential
-	// policies, whose tables are never truncated.
-	overHourAt   int64
-	overHourWait Ticks
+	// runawayAt is the first retry whose nominal wait passes runawayLimit
+	// (0 if none), with that wait: WF312 reads it for uncapped growing
+	// policies.
+	runawayAt   int64
+	runawayWait Ticks
+	// runawayLimit is the longest wait a growing policy's author is taken
+	// to mean: an hour, or ten times the first wait when that is longer
+	// (RunawayLimit); lowerBig reads it as waits.runaway.
+	runawayLimit Ticks
 	// lockstepFrom is the first retry from which every jittered wait is
 	// exactly the cap (0 if never in budget): WF313.
 	lockstepFrom int64
@@ -210,6 +214,8 @@ type waits struct {
 	i      *big.Rat
 	cap    *big.Rat // nil: none
 	lo, hi *big.Rat // 1-f and 1+f
+	// runaway is lintFacts.runawayLimit as a rational.
+	runaway *big.Rat
 }
 
 func (w *waits) base(j int64) *big.Rat {
@@ -283,16 +289,14 @@ func sat(x *big.Rat) Ticks {
 	return n.Int64()
 }
 
-var hourRat = ratTicks(timespan.TicksPerHour)
-
 // record notes the facts of retry j, whose nominal, least and most waits
 // are nom, lo and hi (capped); jitter says whether the policy has any.
 func (f *lintFacts) record(w *waits, j int64, nom, lo, hi *big.Rat, jitter bool) {
 	if f.overflowAt == 0 && hi.Cmp(maxTicksRat) > 0 {
 		f.overflowAt = j
 	}
-	if f.overHourAt == 0 && nom.Cmp(hourRat) > 0 {
-		f.overHourAt, f.overHourWait = j, sat(nom)
+	if f.runawayAt == 0 && nom.Cmp(w.runaway) > 0 {
+		f.runawayAt, f.runawayWait = j, sat(nom)
 	}
 	if f.lockstepFrom == 0 && jitter && w.cap != nil && lo.Cmp(w.cap) >= 0 {
 		f.lockstepFrom = j
@@ -339,12 +343,26 @@ func newSchedule(c *check.Consumer, opt Options) *Schedule {
 	if s.HasDeadline && s.Duration >= 0 {
 		s.cutAtDeadline()
 	}
+	s.facts.runawayLimit = RunawayLimit(s.Interval)
 	return s
+}
+
+// RunawayLimit is where WF312 takes a growing policy's waits to have run
+// away from what its author meant: past an hour, and past ten times the
+// first wait (interval). Growth is what people mean and the ceiling is the
+// part they forget, so a wait an order of magnitude beyond the one written
+// is the probable mistake; a wait within it (`Linear(1d)` waiting 2d and
+// 3d) is the scale the author wrote in, and is taken as meant.
+func RunawayLimit(interval Ticks) Ticks {
+	if interval > timespan.MaxTicks/10 {
+		return timespan.MaxTicks
+	}
+	return max(timespan.TicksPerHour, 10*interval)
 }
 
 // bigWaits are a table's waits as exact rationals.
 func (s *Schedule) bigWaits() *waits {
-	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1)}
+	w := &waits{shape: check.ShapeNone, i: new(big.Rat), lo: big.NewRat(1, 1), hi: big.NewRat(1, 1), runaway: ratTicks(s.facts.runawayLimit)}
 	if s.Consumer.Policy == nil {
 		return w
 	}
@@ -438,10 +456,10 @@ func (s *Schedule) finishLinear(w *waits, a, b int64, start, latest, dur *big.Ra
 		// The first retry past the range: hi(j) = j·i·(1+f) > Max.
 		s.facts.overflowAt = firstAbove(w.i, w.hi, maxTicksRat, a, b)
 	}
-	if s.facts.overHourAt == 0 && nom.Cmp(hourRat) > 0 {
-		j := firstAbove(w.i, big.NewRat(1, 1), hourRat, a, b)
+	if s.facts.runawayAt == 0 && nom.Cmp(w.runaway) > 0 {
+		j := firstAbove(w.i, big.NewRat(1, 1), w.runaway, a, b)
 		n, _, _ := w.at(j)
-		s.facts.overHourAt, s.facts.overHourWait = j, sat(n)
+		s.facts.runawayAt, s.facts.runawayWait = j, sat(n)
 	}
 	if s.facts.lockstepFrom == 0 && s.Jitter != nil && w.cap != nil && lo.Cmp(w.cap) >= 0 {
 		// The first retry whose least wait reaches the cap: j·i·(1-f) ≥ cap.

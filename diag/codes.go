@@ -143,6 +143,25 @@ const (
 	WF505 ID = "WF505"
 )
 
+// MachineFixes says, for each code some of whose diagnostics carry a
+// machine-applicable fix (one that needs no person's choice: `wfc check
+// --fix` applies it, an editor offers it as the preferred quick fix), which
+// mistakes those are. It is the catalogue's promise: the root package's
+// TestFixesFix applies every such fix of the golden cases and re-checks,
+// fails on a machine-applicable fix of a code not listed here, and fails
+// when a code listed here has no golden case whose fix it applied.
+var MachineFixes = map[ID]string{
+	WF001: "a keyword in the wrong case (`State`), a missing `;`, `,` or `{` (by indentation), `=` for `==` in a condition, `=` for a named argument's `:`, and the other languages' forms that have one spelling here",
+	WF003: "a `#` or `--` comment (`//`), a string in single, typographic or backtick quotes (`\"…\"`), a name written with Cyrillic or Greek look-alikes of Latin letters (its Latin spelling, at every use)",
+	WF107: "`MaxAttempts = n` in a milestone (`Retries = n-1`)",
+	WF303: "a policy member given twice with the same value (the second is deleted)",
+	WF304: "a number written as a string (`.MaxAttempts(\"4\")`), a word that takes no argument called with parentheses (`TimeSpan.Zero()`)",
+	WF310: "a member that has no effect (`.Jitter(0)`, a cap no wait reaches) is deleted",
+	WF317: "a stale ignore comment, or a stale code in it, is removed; a code in lower case is written in upper case",
+	WF208: "a `catch` case the step can never reach is removed",
+	WF322: "`.NonRetryable(…)` or `.RetryOn(…)` on a milestone's policy, where windows pass and never fail with a kind, is deleted",
+}
+
 // catalogue indexes Codes by ID, built once.
 var catalogue = func() map[ID]*Code {
 	m := make(map[ID]*Code, len(Codes))
@@ -194,13 +213,25 @@ func Lookup(id ID) (Code, bool) {
 	return Code{}, false
 }
 
-// Help is the text of `wfc explain`: what the code means, why it matters, a
-// wrong example and the corrected one.
-func (c Code) Help() string {
+// MachineFix says which of the code's mistakes have a machine-applicable
+// fix (MachineFixes), or "" for none.
+func (c Code) MachineFix() string { return MachineFixes[c.Code] }
+
+// Help is the text of `wfc explain`: what the code means, why it matters,
+// which of its mistakes `--fix` repairs, a wrong example and the corrected
+// one.
+func (c Code) Help() string { return c.HelpWith(func(src string) string { return src }) }
+
+// HelpWith is Help with each example passed through layout: `wfc explain`
+// lays them out as `wfc fmt` does (diag cannot import the formatter).
+func (c Code) HelpWith(layout func(string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %s\n\n", c.Code, c.Severity, c.Title)
 	b.WriteString(c.Explain + "\n\n")
-	b.WriteString("Wrong:\n\n" + indent(c.Wrong) + "\nRight:\n\n" + indent(c.Right))
+	if f := c.MachineFix(); f != "" {
+		b.WriteString("Machine-applicable fix (`wfc check --fix`): " + f + ".\n\n")
+	}
+	b.WriteString("Wrong:\n\n" + indent(layout(c.Wrong)) + "\nRight:\n\n" + indent(layout(c.Right)))
 	return b.String()
 }
 
@@ -220,7 +251,7 @@ func indent(s string) string {
 
 // wrap builds a small complete program around a workflow body.
 func wrap(body string) string {
-	return "workflow W {\n  Initial = A;\n  event Go();\n  event Stop();\n" + body + "}\n"
+	return "workflow W {\n  Initial = A;\n  event Go();\n" + body + "}\n"
 }
 
 // testOf is the smallest program with a test whose body is items (then an
@@ -242,7 +273,7 @@ var Codes = []Code{
 		"enum Size { Small, Large } /* sizes\n",
 		"enum Size { Small, Large } /* sizes */\n"},
 	{"WF003", Error, Syntax, ScopeDecl, "character that cannot start a token, invalid UTF-8, or NUL",
-		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too. Other languages' forms are reported once each and read as what they mean: a `#` or `--` comment (comments are `//`; its words are skipped), a single-quoted string (strings use `\"`; the fix rewrites it), and a name with a letter outside ASCII (identifiers are ASCII letters, digits and `_`; reported at the name's first use in a file).",
+		"Files are UTF-8 text. A byte sequence that is not UTF-8, a NUL byte, or a character that starts no token (such as `@`) is reported once per run and skipped, and lexing goes on. NUL and bytes that are not UTF-8 are errors inside strings and comments too. Other languages' forms are reported once each and read as what they mean: a `#` or `--` comment (comments are `//`; its words are skipped), a string in single quotes, typographic quotes (`“…”`) or JavaScript's backticks (strings use `\"`; the fix rewrites it), and a name with a letter outside ASCII (identifiers are ASCII letters, digits and `_`; reported at the name's first use in a file; a Cyrillic or Greek letter that looks like a Latin one is read as that letter, and the fix writes the Latin name at every use).",
 		"enum Size { Small, Large } # sizes\n",
 		"enum Size { Small, Large } // sizes\n"},
 	{"WF004", Error, Syntax, ScopeDecl, "malformed number, or int out of range",
@@ -278,7 +309,7 @@ var Codes = []Code{
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(int d); on Done { goto End; } }\n  terminal End { }\n}\n",
 		"enum Decision { Ok, No }\nworkflow W {\n  Initial = A;\n  event Done(Decision d);\n  state A { subscribe Done(Decision d); on Done { goto End; } }\n  terminal End { }\n}\n"},
 	{"WF107", Error, Meaning, ScopeDecl, "setting unknown here, or its value has the wrong type",
-		"Each context takes its own settings: a workflow `Tracks`, `Autostart`, `Initial`; a milestone `Within` (TimeSpan), `Retries` (int), `Backoff` (policy); a `terminal error` state `Message` (string).",
+		"Each context takes its own settings: a workflow `Tracks`, `Autostart`, `Initial`; a milestone `Within` (TimeSpan), `Retries` (int), `Backoff` (policy); a `terminal error` state `Message` (string). A milestone counts its budget in retries, the windows after the first: `MaxAttempts = n` there is the budget counted the other way, and its machine-applicable fix writes `Retries = n-1` (the budget is read as meant, so no second warning follows from it).",
 		wrap("  state A {\n    subscribe Go() { Finished { Within = 5; Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromSeconds(5); Unfinished { goto Done; } } }\n  }\n  terminal Done { }\n")},
 	{"WF108", Error, Meaning, ScopeDecl, "required setting missing",
@@ -330,7 +361,7 @@ var Codes = []Code{
 		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { Exhasted { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n"),
 		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { Exhausted { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n")},
 	{"WF201", Warning, Meaning, ScopeDecl, "state unreachable from `Initial`",
-		"No chain of `goto` leads from the initial state to this one, so no run can ever be in it.",
+		"No chain of `goto` leads from the initial state to this one, so no run can ever be in it. A state that only unreachable states lead to is not reported on its own: the warning is at the head of the chain, which names the states after it (a loop of unreachable states that nothing enters is reported at its first state).",
 		wrap(okStates + "  terminal Lost { }\n"),
 		wrap(okStates)},
 	{"WF202", Warning, Meaning, ScopeState, "statements after `goto` never run",
@@ -339,7 +370,7 @@ var Codes = []Code{
 		wrap("  state A { subscribe Go(); on Go { Mail.Send(); goto Done; } }\n  terminal Done { }\n")},
 	{"WF203", Warning, Meaning, ScopeState, "subscription with no handler and no milestone",
 		"Waiting for an event that nothing reacts to does nothing: add `on Event { … }` or a milestone.",
-		wrap("  state A { subscribe Go(); on Go { goto B; } }\n  state B { subscribe Go(); on Go { goto Done; } subscribe Stop(); }\n  terminal Done { }\n"),
+		wrap("  event Stop();\n  state A { subscribe Go(); on Go { goto B; } }\n  state B { subscribe Go(); on Go { goto Done; } subscribe Stop(); }\n  terminal Done { }\n"),
 		wrap(okStates)},
 	{"WF204", Warning, Meaning, ScopeState, "non-terminal state with no way out",
 		"No handler or outcome of the state says `goto`, so a run that enters it stays for ever. Add a `goto`, or make the state `terminal`.",
@@ -409,8 +440,8 @@ var Codes = []Code{
 		"When the cap is below interval·(1-jitter), every wait is exactly the cap: the shape and the jitter do nothing. Raise the cap, or say what happens: a fixed policy of the cap.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(10)).MaxAttempts(4).Cap(TimeSpan.FromSeconds(30))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
-	{"WF312", Warning, Policy, ScopeConsumer, "a growing backoff without `Cap` waits more than an hour in budget",
-		"Growth is what people mean and the ceiling is the part they forget: `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16; `Linear(1m)` waits over an hour from attempt 62. Any shape that grows (`Exponential`, `Linear`) and has no cap is checked; a `Fixed` wait does not grow, so a long one is taken as meant. The message names the first attempt past an hour. Add `.Cap(…)` or lower the attempts.",
+	{"WF312", Warning, Policy, ScopeConsumer, "a growing backoff without `Cap` runs away from its first wait",
+		"Growth is what people mean and the ceiling is the part they forget: `Exponential(2s)` waits 17 minutes before attempt 11 and 9 hours before attempt 16; `Linear(1m)` waits over an hour from attempt 62. The probable mistake is a wait that has run away from the one the author wrote: past an hour, and past ten times the first wait. A shape that grows (`Exponential`, `Linear`) with no cap is checked up to its last wait in budget; a wait within ten times the first (`Linear(1d)` waiting 2 and 3 days on a week-long deadline) is the author's own scale and is taken as meant, as is any `Fixed` wait. The message names the first attempt past the limit and two remedies that keep the schedule asked for: a cap at the limit (every wait up to it stays as written) or the budget that ends before that attempt.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(13).Cap(TimeSpan.FromMinutes(5))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF313", Warning, Policy, ScopeConsumer, "the cap clips the jitter away",

@@ -1,6 +1,7 @@
 package lexer
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -114,8 +115,12 @@ func isForeignLetter(s string) bool {
 // foreignIdent continues the name started at start (l.i is past its ASCII
 // part) over letters and digits of any script. It reports and returns true
 // when the name holds a letter outside ASCII: one WF003 per name and file,
-// at its first use (renaming it is one change), and the
-// name is one token, so it still declares and is used as written.
+// at its first use (renaming it is one change), and the name is one token.
+// A name whose letters outside ASCII all look like Latin ones (`Dоne` with
+// a Cyrillic `о`, pasted or typed on another keyboard) is read as the
+// Latin name (Respelt), so it matches where it is written in Latin, and
+// the report's fix writes it so at every use in the file; any other name
+// still declares and is used as written.
 func (l *lx) foreignIdent(start diag.Pos) bool {
 	src := l.src
 	var first rune
@@ -141,15 +146,136 @@ func (l *lx) foreignIdent(start diag.Pos) bool {
 		return false // the caller emits the ASCII name
 	}
 	name := src[start.Offset:l.i]
+	r := diag.Range{Start: start, End: l.pos()}
+	latin, lookalike := latinLookalike(name)
 	l.emit(start, Ident, false)
-	if l.foreignNames[name] {
+	if lookalike {
+		if l.respelt == nil {
+			l.respelt = map[uint32]string{}
+		}
+		l.respelt[uint32(start.Offset)] = latin
+	}
+	if k, seen := l.foreignNames[name]; seen {
+		if lookalike && k >= 0 {
+			// One change renames it everywhere: the fix of the first
+			// report writes every use.
+			f := &l.diags[k].Fixes[0]
+			f.Edits = append(f.Edits, diag.Edit{File: l.file, Range: r, NewText: latin})
+		}
 		return true // reported at its first use: one root cause
 	}
 	if l.foreignNames == nil {
-		l.foreignNames = map[string]bool{}
+		l.foreignNames = map[string]int{}
 	}
-	l.foreignNames[name] = true
-	l.report(diag.WF003, diag.Range{Start: start, End: l.pos()},
-		"identifier `"+diag.Shorten(name)+"` contains `"+string(first)+"`: identifiers are ASCII letters, digits and `_`")
+	msg := "identifier `" + diag.Shorten(name) + "` contains `" + string(first) + "`: identifiers are ASCII letters, digits and `_`"
+	if lookalike {
+		msg = "identifier `" + diag.Shorten(name) + "` contains " + lookalikeWords(name) + ": write `" + diag.Shorten(latin) + "`"
+	}
+	d := l.report(diag.WF003, r, msg)
+	l.foreignNames[name] = -1
+	if d != nil && lookalike {
+		l.foreignNames[name] = len(l.diags) - 1
+		d.Fixes = []diag.Fix{{Title: "write `" + latin + "`", MachineApplicable: true,
+			Edits: []diag.Edit{{File: l.file, Range: r, NewText: latin}}}}
+	}
+	return true
+}
+
+// lookalikes are the Cyrillic and Greek letters that look like a Latin
+// one, in the fonts editors use: a name written with them is the Latin
+// name, typed on another keyboard or pasted.
+var lookalikes = map[rune]byte{
+	// Cyrillic
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'һ': 'h', 'ԛ': 'q', 'ԝ': 'w',
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X', 'У': 'Y', 'І': 'I', 'Ј': 'J', 'Ѕ': 'S',
+	// Greek
+	'ο': 'o', 'ν': 'v', 'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+}
+
+// latinLookalike is name with each look-alike letter written in Latin,
+// and whether every letter outside ASCII was one.
+func latinLookalike(name string) (string, bool) {
+	var b strings.Builder
+	for _, r := range name {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+			continue
+		}
+		c, ok := lookalikes[r]
+		if !ok {
+			return "", false
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
+}
+
+// lookalikeWords names the look-alike letters of name: "`о` (Cyrillic,
+// U+043E), which looks like the Latin `o`".
+func lookalikeWords(name string) string {
+	var parts []string
+	seen := map[rune]bool{}
+	for _, r := range name {
+		if r < utf8.RuneSelf || seen[r] {
+			continue
+		}
+		seen[r] = true
+		script := "Greek"
+		if unicode.Is(unicode.Cyrillic, r) {
+			script = "Cyrillic"
+		}
+		parts = append(parts, fmt.Sprintf("`%c` (%s, U+%04X), which looks like the Latin `%c`", r, script, r, lookalikes[r]))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// foreignQuoted lexes a string written with another language's or a word
+// processor's quotes — “…”, ‘…’, „…“, «…», or JavaScript's `…` — closed
+// on the same line, as one string, reported once with a fix that writes
+// it with `"` (none for a template with `${…}`, whose meaning is not a
+// string). It returns false, lexing nothing, when src[l.i:] opens none.
+func (l *lx) foreignQuoted() bool {
+	src := l.src
+	open, size := utf8.DecodeRuneInString(src[l.i:])
+	const typographic = " are typographic quotes, as a word processor writes them"
+	var closers, what string
+	switch open {
+	case '“', '”':
+		closers, what = "”“", "“…”"+typographic
+	case '‘', '’':
+		closers, what = "’‘", "‘…’"+typographic
+	case '„':
+		closers, what = "“”", "„…“"+typographic
+	case '«':
+		closers, what = "»", "«…» are guillemets"
+	case '`':
+		closers, what = "`", "a string in backticks is JavaScript's template string"
+	default:
+		return false
+	}
+	j := l.i + size
+	for j < len(src) && !isLineEnd(src[j]) {
+		r, n := utf8.DecodeRuneInString(src[j:])
+		if strings.ContainsRune(closers, r) {
+			break
+		}
+		j += n
+	}
+	if j >= len(src) || isLineEnd(src[j]) {
+		return false
+	}
+	_, closeSize := utf8.DecodeRuneInString(src[j:])
+	body := src[l.i+size : j]
+	start := l.pos()
+	for l.i < j+closeSize {
+		l.advanceRune()
+	}
+	r := diag.Range{Start: start, End: l.pos()}
+	d := l.report(diag.WF003, r, what+": strings are written with straight double quotes, `\"…\"`")
+	if d != nil && !(open == '`' && strings.Contains(body, "${")) {
+		d.Fixes = []diag.Fix{{Title: "write the string with `\"`", MachineApplicable: true,
+			Edits: []diag.Edit{{File: l.file, Range: r, NewText: `"` + strings.ReplaceAll(strings.ReplaceAll(body, `\`, `\\`), `"`, `\"`) + `"`}}}}
+	}
+	l.emit(start, String, true)
 	return true
 }

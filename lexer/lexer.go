@@ -68,6 +68,11 @@ type Result struct {
 	// Comments are every comment's byte range, in order, so that a
 	// formatter can keep them in place.
 	Comments []Comment
+	// Respelt maps the offset of a name written with letters that only
+	// look like Latin ones (a Cyrillic `о` in `Dоne`) to the name it is
+	// read as (`Done`): reported once, it then names what the author meant,
+	// so nothing else is reported about it. Nil in most files.
+	Respelt map[uint32]string
 }
 
 // Comment is the byte range of a comment: `//` up to (not including) the end
@@ -100,7 +105,7 @@ func Lex(file string, src string) Result {
 	}
 	l.run()
 	l.summarize()
-	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps, Ignores: l.ignores, Comments: l.comments}
+	return Result{Tokens: l.toks, Diags: l.diags, Unterminated: l.unterminated, Gaps: l.gaps, Ignores: l.ignores, Comments: l.comments, Respelt: l.respelt}
 }
 
 // MaxPerCode is how many diagnostics of each lexical code (WF002–WF005) one
@@ -191,8 +196,10 @@ type lx struct {
 	ignores      []diag.Ignore
 	comments     []Comment
 	lastTokLine  int // line of the last token, to tell trailing comments
-	// foreignNames are the names with non-ASCII letters reported so far.
-	foreignNames map[string]bool
+	// foreignNames are the names with non-ASCII letters reported so far,
+	// with the index in diags of their report (-1 when over the limit).
+	foreignNames map[string]int
+	respelt      map[uint32]string
 
 	reported        [len(lexCodes)]int        // diagnostics per code of lexCodes
 	firstUnreported [len(lexCodes)]diag.Range // where the first one not reported is
@@ -357,6 +364,13 @@ func (l *lx) run() {
 			l.foreignComment()
 		case c == '\'':
 			l.singleQuoted()
+		case c == '`' || c >= utf8.RuneSelf && l.foreignQuoted():
+			// foreignQuoted lexed a non-ASCII quote already (it is false,
+			// and lexes nothing, for any other character); a backtick is
+			// lexed here.
+			if c == '`' && !l.foreignQuoted() {
+				l.badChar()
+			}
 		case c >= utf8.RuneSelf && isForeignLetter(src[l.i:]):
 			l.foreignIdent(l.pos())
 		case c == '/' && l.i+1 < len(src) && src[l.i+1] == '/':
@@ -644,6 +658,15 @@ func (l *lx) str() {
 // Unquote returns the value of a string literal's text (quotes included).
 // Bad escapes are kept as written; they have been reported already.
 func Unquote(text string) string {
+	if text != "" && text[0] >= utf8.RuneSelf || strings.HasPrefix(text, "`") {
+		// “…”, ‘…’, «…», `…` (reported, WF003): read as the text between them.
+		_, a := utf8.DecodeRuneInString(text)
+		_, b := utf8.DecodeLastRuneInString(text)
+		if a+b <= len(text) {
+			return text[a : len(text)-b]
+		}
+		return ""
+	}
 	if len(text) >= 2 && text[0] == '\'' && text[len(text)-1] == '\'' {
 		text = requote(text[1 : len(text)-1]) // reported (WF003); read as written with `"`
 		text = `"` + text + `"`

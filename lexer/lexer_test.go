@@ -219,3 +219,41 @@ func TestWordsAreNames(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignQuotesAndLookalikes: a string in another language's or a word
+// processor's quotes is one (Bad) string token and one WF003 whose fix
+// writes it with `"`; a name with look-alike letters is one name, read as
+// its Latin spelling.
+func TestForeignQuotesAndLookalikes(t *testing.T) {
+	for _, c := range []struct{ src, fix string }{
+		{"“a \"b\" c”", `"a \"b\" c"`},
+		{"‘x’", `"x"`},
+		{"„x“", `"x"`},
+		{"«x»", `"x"`},
+		{"`x\\y`", `"x\\y"`},
+		{"`a ${b}`", ""},
+	} {
+		res := Lex("q.wf", c.src)
+		if len(res.Tokens) != 2 || res.Tokens[0].Kind != String || !res.Tokens[0].Bad || len(res.Diags) != 1 {
+			t.Errorf("%q: tokens %v, diagnostics %v", c.src, res.Tokens, res.Diags)
+			continue
+		}
+		var got string
+		if fs := res.Diags[0].Fixes; len(fs) == 1 {
+			got = fs[0].Edits[0].NewText
+		}
+		if got != c.fix {
+			t.Errorf("%q: fix %q, want %q", c.src, got, c.fix)
+		}
+	}
+	if res := Lex("q.wf", "“open"); len(res.Diags) != 1 || res.Diags[0].Code != "WF003" || len(res.Diags[0].Fixes) != 0 {
+		t.Errorf("an unclosed “ is one bad character: %v", res.Diags)
+	}
+	res := Lex("l.wf", "Dоne Dоne Größe")
+	if res.Respelt[0] != "Done" || res.Respelt[uint32(len("Dоne "))] != "Done" || len(res.Respelt) != 2 {
+		t.Errorf("respelt %v", res.Respelt)
+	}
+	if len(res.Diags) != 2 || len(res.Diags[0].Fixes) != 1 || len(res.Diags[0].Fixes[0].Edits) != 2 || len(res.Diags[1].Fixes) != 0 {
+		t.Errorf("want one report per name, the look-alike's fix writing both uses: %+v", res.Diags)
+	}
+}

@@ -136,7 +136,7 @@ func scheduleMarkdown(s *codegen.Schedule) string {
 	fmt.Fprintf(&b, "**%s**\n\n", codeSpan(codegen.Place(c))) // names are user text
 	fmt.Fprintf(&b, "- policy: %s\n- budget: %s\n", codegen.PolicyWords(s), codegen.BudgetWords(s))
 	if !c.IsStep() {
-		fmt.Fprintf(&b, "- window: %s each; the wait starts when a window passes\n", f(s.Window))
+		fmt.Fprintf(&b, "- window: %s\n", codegen.WindowWords(s))
 	} else if s.Duration > 0 {
 		fmt.Fprintf(&b, "- attempt: takes %s\n", f(s.Duration))
 	}

@@ -43,7 +43,9 @@ func (fp *fileParser) bracketAt(i int) byte {
 	t := fp.toks[i]
 	if t.Kind != lexer.Punct || t.End-t.Off != 1 {
 		if isVirtualBrace(t) {
-			return '{'
+			if c := fp.virtualText(i)[0]; c == '{' || c == '}' {
+				return c
+			}
 		}
 		return 0
 	}

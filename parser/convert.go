@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -95,7 +97,11 @@ func (cp *chunkParser) convType(g *typeRef) *ast.TypeRef {
 }
 
 func (cp *chunkParser) convParams(g *params) *ast.Params {
-	return (*ast.Params)(g)
+	if g == nil {
+		return nil
+	}
+	cp.soft(g.Soft)
+	return &g.Params
 }
 
 func (cp *chunkParser) convEvent(g *gEvent, r diag.Range) *ast.Event {
@@ -149,7 +155,22 @@ func (cp *chunkParser) convBlock(g *gBlock) *ast.Block {
 		return nil
 	}
 	b := &ast.Block{Range: cp.rng(g.Pos, g.EndPos)}
+	chain := false // the statement before was an `if` (or its `else`)
 	for _, s := range g.Stmts {
+		if at, ok := cp.ifStatement(s); ok {
+			// Another language's `if … else if … else`, where a handler
+			// chooses by case: one report for the chain, and the block is
+			// read as broken, so what the chain holds is not reported.
+			if written := cp.src[cp.toks[at].Off:cp.toks[at].End]; !chain || written == "if" && !cp.afterElse(at) {
+				if cp.afterElse(at) {
+					written = "else if"
+				}
+				cp.syntax(cp.tokRange(at), "`"+written+"` is not a statement here: a handler chooses by its event's enum parameter, with a case per member (`Ok { … }`) and `default { … }` for the rest")
+			}
+			chain, b.Bad = true, true
+			continue
+		}
+		chain = false
 		if st := cp.convStmt(s); st != nil {
 			b.Stmts = append(b.Stmts, st)
 		} else if s != nil {
@@ -157,6 +178,27 @@ func (cp *chunkParser) convBlock(g *gBlock) *ast.Block {
 		}
 	}
 	return b
+}
+
+// ifStatement reports whether g is an `if (…) { … }` (or the `else { … }`,
+// `else if`, `elif` that continue one, read as `if`: foreign.go), and the
+// token of its head.
+func (cp *chunkParser) ifStatement(g *gStmt) (int, bool) {
+	if g == nil || g.Expr == nil || g.Body == nil {
+		return 0, false
+	}
+	at := cp.indexAt(g.Pos.Offset)
+	if at >= len(cp.toks)-1 || cp.kind(at) != lexer.Ident || cp.word(at) != "if" {
+		return 0, false
+	}
+	return at, true
+}
+
+// afterElse reports whether the `if` at i was written `else if` (its
+// `else` dropped in foreign.go).
+func (cp *chunkParser) afterElse(i int) bool {
+	src := strings.TrimRight(cp.src[:cp.toks[i].Off], " \t\r\n")
+	return strings.HasSuffix(src, "else")
 }
 
 func (cp *chunkParser) convStmt(g *gStmt) ast.Stmt {
@@ -272,14 +314,22 @@ func (cp *chunkParser) soft(es []softError) {
 		if e.Quote {
 			msg += "`" + ast.Compact(cp.file.Text(e.Range)) + "`"
 		}
-		if e.Fix == "" {
+		if e.Fix == "" && e.FixRange == (diag.Range{}) {
 			cp.syntax(e.Range, msg)
 			continue
 		}
 		if cp.reportable(e.Range) {
 			d := cp.diags.Add(cp.file.Name, e.Range, diag.WF001, msg)
-			d.Fixes = []diag.Fix{{Title: "write `" + e.Fix + "`", MachineApplicable: true,
-				Edits: []diag.Edit{{File: cp.file.Name, Range: e.Range, NewText: e.Fix}}}}
+			at := e.Range
+			if e.FixRange != (diag.Range{}) {
+				at = e.FixRange
+			}
+			title := "write `" + e.Fix + "`"
+			if e.Fix == "" {
+				title = "remove `" + ast.Compact(cp.file.Text(at)) + "`"
+			}
+			d.Fixes = []diag.Fix{{Title: title, MachineApplicable: true,
+				Edits: []diag.Edit{{File: cp.file.Name, Range: at, NewText: e.Fix}}}}
 		}
 	}
 }

@@ -178,7 +178,11 @@ func (cp *chunkParser) parseEntity(s span) ast.Decl {
 func (cp *chunkParser) body(open, hi int, head string, starts func(string) bool, what, after string, parse func(span)) int {
 	if open >= hi || !cp.is(open, "{") {
 		at := min(open, hi)
-		cp.syntax(cp.errRange(at), "expected `{` after `"+head+"`, found "+cp.describe(at))
+		msg := "expected `{` after `" + head + "`, found " + cp.describe(at)
+		if at < hi && cp.isPunct(at, ":") {
+			msg += ": a body is written in braces, not with Python's `:` and indentation"
+		}
+		cp.syntax(cp.errRange(at), msg)
 		return -1
 	}
 	members, closeAt := cp.splitBody(open+1, hi, starts)
@@ -234,7 +238,7 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		return
 	}
 	g, err := parsePiece(cp, getParsers().member, m)
-	if err != nil && cp.strayed(m) {
+	if err != nil && cp.strayed(m, ctxWorkflow) {
 		w.Bad = true
 		return
 	}
@@ -289,7 +293,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 			(*g).addItemTo(cp, st, cp.spanRange(it.lo, it.hi))
 			return
 		}
-		if cp.strayed(it) {
+		if cp.strayed(it, ctxState) {
 			st.Bad = true
 			return
 		}
@@ -330,5 +334,5 @@ func (cp *chunkParser) parseParams(ps span) (*ast.Params, error) {
 	if t := lex.Peek(); !t.EOF() {
 		return nil, &participle.UnexpectedTokenError{Unexpected: *t}
 	}
-	return (*ast.Params)(&g), nil
+	return cp.convParams(&g), nil
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wfc-lang/wfc/check/vocab"
 )
 
 // editorGrammar is the VS Code extension's TextMate grammar.
@@ -91,5 +93,38 @@ func TestDocsReservedWords(t *testing.T) {
 	slices.Sort(got)
 	if want := ReservedWords(); !slices.Equal(got, want) {
 		t.Errorf("docs/language.md lists %v as reserved; the table, %v", got, want)
+	}
+}
+
+// TestKeywordsExplained: every reserved word, every contextual word of
+// the grammar table and `error` (a keyword after `terminal`) has its entry
+// in the vocabulary's syntax words, which `wfc explain` explains, and the
+// vocabulary names no keyword the grammar does not have.
+func TestKeywordsExplained(t *testing.T) {
+	want := map[string]bool{"error": true}
+	for _, w := range ReservedWords() {
+		want[w] = true
+	}
+	for ctx := range grammar {
+		for _, it := range grammar[ctx].items {
+			want[it.word] = true
+		}
+	}
+	got := map[string]bool{}
+	for _, w := range vocab.All() {
+		// `catch` is the vocabulary's (KindCatch, with its reasons).
+		if w.Kind == vocab.KindKeyword || w.Kind == vocab.KindCatch {
+			got[w.Name] = true
+		}
+	}
+	for w := range want {
+		if !got[w] {
+			t.Errorf("keyword %q has no entry in check/vocab (syntax.go): `wfc explain %s` would not know it", w, w)
+		}
+	}
+	for w := range got {
+		if !want[w] {
+			t.Errorf("check/vocab explains a keyword %q the grammar does not have", w)
+		}
 	}
 }

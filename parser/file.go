@@ -27,6 +27,13 @@ type fileParser struct {
 	// kw maps the index of a name that misspells a keyword to that keyword
 	// (keywords.go); nil in a file without one.
 	kw map[int]string
+	// respelt maps the offset of a name written with letters that only
+	// look Latin to the Latin name it is read as (lexer.Result.Respelt).
+	respelt map[uint32]string
+	// inserted holds the text of the zero-width tokens the repairs
+	// inserted that are not `{`: a `}` (braces.go), a `;` (foreign.go);
+	// nil in a file without one.
+	inserted map[int]string
 	// names maps the index of a reserved word that stands where a name
 	// belongs to the name it is read as (reserved.go); nil in a file
 	// without one.
@@ -45,7 +52,12 @@ func (fp *fileParser) endOfFile() diag.Pos {
 func (fp *fileParser) text(i int) string {
 	t := fp.toks[i]
 	if t.Off == t.End && t.Kind == lexer.Punct {
-		return "{" // inserted by repairBraces
+		return fp.virtualText(i) // inserted by repairBraces
+	}
+	if fp.respelt != nil && (t.Kind == lexer.Ident || t.Kind == lexer.Punct) {
+		if s, ok := fp.respelt[t.Off]; ok {
+			return s // a name written with look-alike letters, another language's form
+		}
 	}
 	return fp.src[t.Off:t.End]
 }

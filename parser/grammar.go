@@ -124,11 +124,32 @@ type gStateItem interface {
 }
 
 func (g *gSubscribe) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {
-	st.Subscribes = append(st.Subscribes, cp.convSubscribe(g, r))
+	sub := cp.convSubscribe(g, r)
+	st.Subscribes = append(st.Subscribes, sub)
+	if hasBadBlock(sub) {
+		st.Bad = true // a `goto` may be in what was not read
+	}
 }
 
 func (g *gHandler) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {
-	st.Handlers = append(st.Handlers, cp.convHandler(g, r))
+	h := cp.convHandler(g, r)
+	st.Handlers = append(st.Handlers, h)
+	if hasBadBlock(h) {
+		st.Bad = true // a `goto` may be in what was not read
+	}
+}
+
+// hasBadBlock reports whether a block below n holds a statement that was
+// reported and not read (convBlock).
+func hasBadBlock(n ast.Node) bool {
+	bad := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if b, ok := x.(*ast.Block); ok && b.Bad {
+			bad = true
+		}
+		return !bad
+	})
+	return bad
 }
 
 func (g *gSetting) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {

@@ -111,10 +111,38 @@ func (fp *fileParser) leadWord(lead int) string {
 // container's innerOther (a milestone's body, an outcome's, a case's).
 func inner(ctx context, word string) context { return grammar[ctx].innerOf(word) }
 
+// foreignKeyword is another language's word for a keyword, where the
+// keyword's shape follows it: read as the keyword and reported, with the
+// fix that writes it.
+type foreignKeyword struct {
+	keyword string
+	fits    func(fp *fileParser, i int) bool
+	msg     string
+}
+
+// foreignKeywords are, per context, the other languages' words for its
+// keywords: `else { … }` where a handler's `default { … }` belongs (an
+// `else` that ends an `if` chain is that chain's: foreign.go).
+var foreignKeywords = [ctxCount]map[string]foreignKeyword{
+	ctxStmts: {"else": {"default", shapeBrace,
+		"`else` is not a case: a handler's block for the members no case names is `default { … }`"}},
+}
+
 // guessKeyword records token i as the keyword it misspells, if one of those
 // allowed in ctx is close and its shape follows.
 func (fp *fileParser) guessKeyword(i int, ctx context) {
 	word := fp.text(i)
+	if f, ok := foreignKeywords[ctx][word]; ok && f.fits(fp, i+1) {
+		if fp.kw == nil {
+			fp.kw = map[int]string{}
+		}
+		fp.kw[i] = f.keyword
+		r := fp.tokRange(i)
+		d := fp.diags.Add(fp.file.Name, r, diag.WF001, f.msg)
+		d.Fixes = []diag.Fix{{Title: "write `" + f.keyword + "`", MachineApplicable: true,
+			Edits: []diag.Edit{{File: fp.file.Name, Range: r, NewText: f.keyword}}}}
+		return
+	}
 	best, bestDist := "", 3
 	for _, k := range grammar[ctx].items {
 		if k.contextual || !k.fits(fp, i+1) {

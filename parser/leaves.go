@@ -38,8 +38,13 @@ func (p *exprParser) typeRef() *ast.TypeRef {
 	return tr
 }
 
-// params is `(Type name, …)`.
-type params ast.Params
+// params is `(Type name, …)`, with what the parser noticed without
+// stopping: another language's parameter (TypeScript's `name: Type`, a
+// trailing comma), read as meant.
+type params struct {
+	ast.Params
+	Soft []softError
+}
 
 // Parse implements participle.Parseable.
 func (ps *params) Parse(lex *plexer.PeekingLexer) error {
@@ -49,17 +54,32 @@ func (ps *params) Parse(lex *plexer.PeekingLexer) error {
 	}
 	lp := p.next()
 	ps.Range.Start = start(lp)
+	defer func() { ps.Soft = p.soft }()
 	for !p.isPunct(lex.Peek(), ")") {
 		if len(ps.List) > 0 {
 			if !p.isPunct(lex.Peek(), ",") {
 				return p.fail("`,` or `)`")
 			}
-			p.next()
+			comma := p.next()
+			if p.isPunct(lex.Peek(), ")") {
+				r := diag.Range{Start: start(comma), End: end(comma)}
+				p.soft = append(p.soft, softError{Range: r, Fix: "",
+					Msg:      "a parameter list ends with its last parameter: remove this `,` (as in C#, where only an enum's members may end with one)",
+					FixRange: r})
+				break
+			}
 		}
 		if !p.isKind(lex.Peek(), lexer.Ident) {
 			return p.fail("a parameter (`Type name`) or `)`")
 		}
 		tr := p.typeRef()
+		if !tr.Optional && p.isPunct(lex.Peek(), ":") {
+			ps.List = append(ps.List, p.typeScriptParam(tr.Name))
+			if ps.List[len(ps.List)-1] == nil {
+				return p.fail("the parameter's type")
+			}
+			continue
+		}
 		if !p.isKind(lex.Peek(), lexer.Ident) {
 			return &expectError{at: *lex.Peek(), want: "a name", after: "the type `" + tr.Name.Name + "`"}
 		}
@@ -68,6 +88,25 @@ func (ps *params) Parse(lex *plexer.PeekingLexer) error {
 	}
 	ps.Range.End = end(p.next())
 	return nil
+}
+
+// typeScriptParam reads TypeScript's `name: Type` after its name, as the
+// parameter `Type name`, reported once with the fix that writes it so.
+func (p *exprParser) typeScriptParam(name *ast.Ident) *ast.Param {
+	p.next() // `:`
+	if !p.isKind(p.lex.Peek(), lexer.Ident) {
+		return nil
+	}
+	tr := p.typeRef()
+	r := diag.Range{Start: name.Pos(), End: tr.End()}
+	typ := tr.Name.Name
+	if tr.Optional {
+		typ += "?"
+	}
+	written := typ + " " + name.Name
+	p.soft = append(p.soft, softError{Range: r, Fix: written,
+		Msg: "`" + name.Name + ": " + typ + "` is TypeScript's order: a parameter is written type first, as in C#, `" + written + "`"})
+	return &ast.Param{Range: r, Type: tr, Name: name}
 }
 
 // attrList is `[Name, Name(args), …]`.

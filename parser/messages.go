@@ -42,6 +42,9 @@ func (cp *chunkParser) expectation(i int, s span, expect string, what prod) (wan
 	case what == prodEntity && atFirst && isName:
 		// `string;` in an entity: a type without its name.
 		want, after = "a name", "the type `"+ptext+"`"
+	case what == prodHandler && (ptext == ")" || isName && prev == s.lo+1) && !cp.isPunct(prev+1, "("):
+		// `on Go() goto B;`: the block is what is missing.
+		want = "`{` (a handler's statements go in braces: `on Name(…) { statements }`)"
 	case what == prodStatement && ptext == ")" && want == "":
 		want = "`;` (or `{ … }` for a durable step)"
 	case ptext == "=" && want == "":

@@ -139,7 +139,7 @@ const smallFileChunks = 16
 // release drops what only parsing needed (the tokens and the maps over
 // them), once every chunk is parsed.
 func (fp *fileParser) release() {
-	fp.toks, fp.kw, fp.names, fp.chunks = nil, nil, nil, nil
+	fp.toks, fp.kw, fp.names, fp.chunks, fp.inserted, fp.respelt = nil, nil, nil, nil, nil, nil
 }
 
 // newFileParser lexes a file, finds its misspelled keywords and splits it
@@ -147,6 +147,7 @@ func (fp *fileParser) release() {
 func newFileParser(f Source) *fileParser {
 	res := Lex(f.Name, f.Src)
 	fp := &fileParser{
+		respelt:      res.Respelt,
 		file:         &ast.File{Name: f.Name, Src: f.Src, Ignores: res.Ignores},
 		src:          f.Src,
 		toks:         res.Tokens,
@@ -156,6 +157,7 @@ func newFileParser(f Source) *fileParser {
 	fp.file.Range = diag.Range{Start: diag.Pos{Line: 1, Column: 1}, End: fp.endOfFile()}
 	fp.diags.Items = res.Diags
 	fp.repairBraces()
+	fp.foreignForms()
 	fp.reservedNames()
 	fp.findMisspelledKeywords()
 	fp.chunks = fp.splitTop()

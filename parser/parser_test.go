@@ -147,7 +147,9 @@ func TestChunksStopAtReservedWords(t *testing.T) {
 		msgs = append(msgs, fmt.Sprintf("%d: %s", d.Range.Start.Line, d.Message))
 	}
 	want := []string{
-		"2: expected `}` to close enum `A`, found `enum`",
+		// Indentation shows where enum A ended: at the end of its line.
+		"1: expected `}` to close enum `A`: its block ends here, by its indentation, before `enum` on line 2",
+		// State S's line holds the workflow's `{` too: no indentation speaks for it.
 		"4: expected `}` to close state `S`, found `state`",
 	}
 	if diff := cmp.Diff(want, msgs); diff != "" {

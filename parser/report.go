@@ -101,12 +101,14 @@ func (cp *chunkParser) reportParse(err error, s span, what prod) {
 	cp.syntax(cp.errRange(i), text+", found "+cp.describe(i))
 }
 
-// strayed reports whether piece s, which failed to parse, starts at a token
-// that the error of the piece before it already named as unexpected, and
-// is not a keyword that starts an item of its own: `subscribe Go() x` is
-// one mistake, reported at `x`, not again as a setting `x` without `=`.
-func (cp *chunkParser) strayed(s span) bool {
-	return cp.blamed == s.lo+1 && cp.kind(s.lo) != lexer.Keyword
+// strayed reports whether piece s of a ctx body, which failed to parse,
+// starts at a token that the error of the piece before it already named
+// as unexpected, and is not a keyword that starts an item of ctx: `subscribe
+// Go() x` is one mistake, reported at `x`, not again as a setting `x`
+// without `=`; `on Go() goto B;` is one, at `goto`, which starts no state
+// item.
+func (cp *chunkParser) strayed(s span, ctx context) bool {
+	return cp.blamed == s.lo+1 && (cp.kind(s.lo) != lexer.Keyword || !grammar[ctx].starts(cp.word(s.lo)))
 }
 
 // participleFailure returns where participle's err stopped (a byte offset,
@@ -326,11 +328,12 @@ func (cp *chunkParser) parenOwner(i int) string {
 	return "the parenthesis"
 }
 
-// matchingBack returns the index of the `(` matching the `)` at close, or -1.
-func (cp *chunkParser) matchingBack(close int) int {
+// matchingBack returns the index of the `(` matching the `)` at close, or
+// -1 when a brace comes first.
+func (fp *fileParser) matchingBack(close int) int {
 	depth := 0
 	for i := close; i >= 0; i-- {
-		switch cp.bracketAt(i) {
+		switch fp.bracketAt(i) {
 		case ')':
 			depth++
 		case '(':

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wfc-lang/wfc/check/timespan"
 	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/internal/golden"
 )
@@ -121,10 +122,10 @@ func TestGrammarCoversVocabulary(t *testing.T) {
 // bare name where only one word has it.
 func TestLookup(t *testing.T) {
 	names := map[string]int{}
-	for _, w := range vocab.Words() {
+	for _, w := range vocab.All() {
 		names[w.Name]++
 	}
-	for _, w := range vocab.Words() {
+	for _, w := range vocab.All() {
 		if got, ok := vocab.Lookup(w.Qualified); !ok || got != w {
 			t.Errorf("Lookup(%q) = %v, %v", w.Qualified, got.Qualified, ok)
 		}
@@ -135,6 +136,24 @@ func TestLookup(t *testing.T) {
 	for _, s := range []string{"", "Nope", "within", "Backoff.Nope"} {
 		if w, ok := vocab.Lookup(s); ok {
 			t.Errorf("Lookup(%q) = %v", s, w.Qualified)
+		}
+	}
+}
+
+// TestSpanSource: a duration is written in the largest unit that holds it
+// whole.
+func TestSpanSource(t *testing.T) {
+	const ms, s, h, d = 10000, 10000000, 36000000000, 864000000000
+	for _, c := range []struct {
+		ticks int64
+		want  string
+	}{
+		{0, "TimeSpan.Zero"}, {h, "TimeSpan.FromHours(1)"}, {5 * h, "TimeSpan.FromHours(5)"}, {2 * d, "TimeSpan.FromDays(2)"},
+		{90 * s, "TimeSpan.FromSeconds(90)"}, {60 * s, "TimeSpan.FromMinutes(1)"}, {250 * ms, "TimeSpan.FromMilliseconds(250)"},
+		{5000, "TimeSpan.FromMilliseconds(0.5)"}, {1, "TimeSpan.FromMilliseconds(0.0001)"},
+	} {
+		if got := vocab.SpanSource(timespan.Ticks(c.ticks)); got != c.want {
+			t.Errorf("SpanSource(%d) = %q, want %q", c.ticks, got, c.want)
 		}
 	}
 }

@@ -14,6 +14,8 @@
 package vocab
 
 import (
+	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -362,6 +364,24 @@ func StepArgNames() []string {
 	return out
 }
 
+// SpanSource writes a duration as source, in the largest unit that holds
+// it whole: `TimeSpan.FromHours(5)`, `TimeSpan.FromSeconds(90)`, and
+// `TimeSpan.FromMilliseconds(0.5)` below a millisecond; `TimeSpan.Zero`
+// for 0. Messages that suggest a duration write it so.
+func SpanSource(t timespan.Ticks) string {
+	if t == 0 {
+		return "TimeSpan." + ZeroName
+	}
+	for k := len(Units) - 1; k >= 0; k-- {
+		if u := Units[k]; t%u.Ticks == 0 {
+			return fmt.Sprintf("TimeSpan.%s(%d)", u.Name, t/u.Ticks)
+		}
+	}
+	ms := Units[0]
+	return fmt.Sprintf("TimeSpan.%s(%s)", ms.Name, strings.TrimRight(strings.TrimRight(
+		new(big.Rat).SetFrac64(int64(t), int64(ms.Ticks)).FloatString(4), "0"), "."))
+}
+
 // Attr is an attribute: its name and its one argument's type (0: none).
 type Attr struct {
 	Name string
@@ -405,7 +425,12 @@ var wordKindNames = [...]string{KindSetting: "setting", KindMilestone: "mileston
 	KindFactory: "Backoff factory", KindMember: "policy member", KindUnit: "TimeSpan unit", KindAttr: "attribute",
 	KindSecurityOp: "security operation", KindStepArg: "step argument", KindReason: "catch reason", KindCatch: "catch block", KindTest: "test statement"}
 
-func (k WordKind) String() string { return nameIn(wordKindNames[:], int(k)) }
+func (k WordKind) String() string {
+	if n, ok := syntaxKindNames[k]; ok {
+		return n
+	}
+	return nameIn(wordKindNames[:], int(k))
+}
 
 // Word is one entry of the vocabulary as hover and `wfc explain` show it.
 type Word struct {
@@ -504,11 +529,11 @@ func buildWords() []Word {
 	}
 	out = append(out, Word{Kind: KindCatch, Name: CatchName, Qualified: CatchName, Signature: "} catch { Reason { … } Kind { … } default { … } }",
 		Context: "a durable step, right after its block", Doc: "what runs when the step gives up: the case of its reason (`Exhausted`, `Deadline`, `Terminal`) or, for a terminal failure, of its error kind; `default` takes the rest; a case may `goto`, and one that does not goes on after the step",
-		Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { default { Mail.Send(\"failed\"); } }"})
+		Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) {\n  Payments.Charge();\n} catch {\n  default { Mail.Send(\"failed\"); }\n}"})
 	for _, r := range Reasons {
 		out = append(out, Word{Kind: KindReason, Name: r.Name, Qualified: "catch." + r.Name, Signature: r.Name + " { … }",
 			Context: "a step's `catch { … }`", Doc: "the step gave up: " + r.Doc,
-			Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { " + r.Name + " { Mail.Send(\"failed\"); } }"})
+			Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) {\n  Payments.Charge();\n} catch {\n  " + r.Name + " { Mail.Send(\"failed\"); }\n}"})
 	}
 	for _, t := range TestStatements {
 		out = append(out, Word{Kind: KindTest, Name: t.Name, Qualified: t.Qualified, Signature: t.Signature + ";",
@@ -567,12 +592,12 @@ func article(word string) string {
 	return "a"
 }
 
-// LookupAll finds the words written s, qualified or by their name
-// (`Exhausted` is a milestone's outcome and a catch's reason), in table
-// order.
+// LookupAll finds the words written s, of the vocabulary or of the syntax
+// (All), qualified or by their name (`Exhausted` is a milestone's outcome
+// and a catch's reason), in table order.
 func LookupAll(s string) []Word {
 	var found []Word
-	for _, w := range words {
+	for _, w := range All() {
 		if w.Qualified == s || w.Name == s {
 			found = append(found, w)
 		}
@@ -580,12 +605,14 @@ func LookupAll(s string) []Word {
 	return found
 }
 
-// Lookup finds a word by how it is written: qualified (`Backoff.Linear`,
-// `TimeSpan.FromSeconds`, `.MaxAttempts`) or, where that is unambiguous,
-// bare (`Linear`, `MaxAttempts`, `Within`). Case matters, as in source.
+// Lookup finds a word, of the vocabulary or of the syntax (All), by how
+// it is written: qualified (`Backoff.Linear`, `TimeSpan.FromSeconds`,
+// `.MaxAttempts`, `Workflow.Once`, `retry:`, `Expect.End`) or, where that is
+// unambiguous, bare (`Linear`, `MaxAttempts`, `Within`, `retry`, `goto`).
+// Case matters, as in source.
 func Lookup(s string) (Word, bool) {
 	var found []Word
-	for _, w := range words {
+	for _, w := range All() {
 		if w.Qualified == s {
 			return w, true
 		}

@@ -52,6 +52,9 @@ func codeCatalogue() string {
 	b.WriteString(codeTable())
 	for _, c := range diag.Codes {
 		fmt.Fprintf(&b, "\n#### %s\n\n%s · %s\n\n%s\n", c.Code, c.Severity, c.Title, c.Explain)
+		if f := c.MachineFix(); f != "" {
+			fmt.Fprintf(&b, "\nMachine-applicable fix (`wfc check --fix`): %s.\n", f)
+		}
 	}
 	return b.String()
 }

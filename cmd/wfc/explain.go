@@ -10,6 +10,7 @@ import (
 
 	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/format"
 	"github.com/wfc-lang/wfc/internal/suggest"
 )
 
@@ -18,16 +19,17 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 		Use:   "explain [CODE | WORD]",
 		Short: "Explain a diagnostic code (with a wrong and a corrected example) or a word of the language; without one, list the codes",
 		Long: "Explain a diagnostic code, such as WF301 or 301, with a wrong and a corrected example;\n" +
-			"or a word of the language's vocabulary — a setting (Within), a Backoff factory (Backoff.Linear),\n" +
-			"a policy member (MaxAttempts), a TimeSpan unit (TimeSpan.FromSeconds), a milestone, an outcome,\n" +
-			"an attribute or a security operation. Without an argument, list the codes.",
+			"or a word of the language — a keyword (goto, subscribe), a statement (Workflow.Once), a named\n" +
+			"argument (retry), a setting (Within), a Backoff factory (Backoff.Linear), a policy member\n" +
+			"(MaxAttempts), a TimeSpan unit (TimeSpan.FromSeconds), a milestone, an outcome, an attribute,\n" +
+			"a security operation or a word of tests (Send, Expect.End). Without an argument, list the codes.",
 		Args: atMostOne("CODE or WORD"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			var out []string
 			for _, c := range diag.Codes {
 				out = append(out, string(c.Code)+"\t"+c.Title)
 			}
-			for _, w := range vocab.Words() {
+			for _, w := range vocab.All() {
 				out = append(out, w.Qualified+"\t"+w.Kind.String())
 			}
 			return out, cobra.ShellCompDirectiveNoFileComp
@@ -57,10 +59,10 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 			}
 			c, ok := diag.Lookup(diag.ID(code))
 			if !ok {
-				return fmt.Errorf("unknown code or word %q: codes run from WF001 to %s (`wfc explain` lists them); words are the language's settings, Backoff factories and members, TimeSpan units and constants, milestones, outcomes, attributes, security operations, a step's arguments, `catch` and its reasons%s",
+				return fmt.Errorf("unknown code or word %q: codes run from WF001 to %s (`wfc explain` lists them); words are the language's keywords, statements, named arguments, settings, Backoff factories and members, TimeSpan units and constants, milestones, outcomes, attributes, security operations, a step's arguments, `catch` and its reasons, and test statements%s",
 					args[0], diag.Codes[len(diag.Codes)-1].Code, suggestWord(arg))
 			}
-			_, err := io.WriteString(stdout, c.Help())
+			_, err := io.WriteString(stdout, c.HelpWith(layoutExample))
 			return err
 		},
 	}
@@ -69,7 +71,11 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 // explainWord prints a vocabulary word: its signature, what it is, where
 // it is written and what it means — the words the editor's hover shows.
 func explainWord(w io.Writer, word vocab.Word) error {
-	_, err := fmt.Fprintf(w, "%s\n  %s, written in %s.\n\n  %s\n\n  For example: %s\n", word.Signature, vocab.Capitalise(word.Kind.String()), word.Context, word.Sentence(), word.Example)
+	example := "For example: " + word.Example
+	if strings.Contains(word.Example, "\n") {
+		example = "For example:\n\n    " + strings.ReplaceAll(word.Example, "\n", "\n    ")
+	}
+	_, err := fmt.Fprintf(w, "%s\n  %s, written in %s.\n\n  %s\n\n  %s\n", word.Signature, vocab.Capitalise(word.Kind.String()), word.Context, word.Sentence(), example)
 	return err
 }
 
@@ -81,7 +87,7 @@ func suggestWord(arg string) string {
 	name := arg[strings.LastIndex(arg, ".")+1:]
 	byName := map[string]string{}
 	var names []string
-	for _, w := range vocab.Words() {
+	for _, w := range vocab.All() {
 		if _, dup := byName[w.Name]; !dup {
 			byName[w.Name] = w.Qualified
 			names = append(names, w.Name)
@@ -103,4 +109,13 @@ func listCodes(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Code, c.Severity, c.Title)
 	}
 	return tw.Flush()
+}
+
+// layoutExample lays an example out as `wfc fmt` does; one that does not
+// parse (a syntax code's wrong example) is shown as written.
+func layoutExample(src string) string {
+	if out, err := format.Source("example.wf", src); err == nil {
+		return out
+	}
+	return src
 }

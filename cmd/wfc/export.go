@@ -105,9 +105,13 @@ func runExportTemporal(f exportFlags, args []string, stdin io.Reader, stdout, st
 		return exitError{exitFound}
 	}
 	if len(ds) > 0 {
+		// The warnings, then a summary as `wfc check` ends with, and what
+		// was written all the same, so the last line says how it went.
 		if err := diag.WriteText(stderr, ds, l.bytes, diag.TextOptions{}); err != nil {
 			return err
 		}
+		writeSummary(stderr, ds, len(l.order))
+		fmt.Fprintf(stderr, "wfc: exported %d %s; %s\n", len(es), map[bool]string{true: "policy", false: "policies"}[len(es) == 1], exportVerdict(ds, f.strict))
 	}
 	w := bufio.NewWriter(stdout)
 	err := temporal.WriteJSON(w, es)
@@ -118,4 +122,17 @@ func runExportTemporal(f exportFlags, args []string, stdin io.Reader, stdout, st
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return exitFor(l, ds, f.strict)
+}
+
+// exportVerdict says what the export's diagnostics mean for its exit
+// status: an error (wfc.json's `error`) always fails it, a warning only
+// with --strict.
+func exportVerdict(ds []diag.Diagnostic, strict bool) string {
+	switch errs, _ := diag.Counts(ds); {
+	case errs > 0:
+		return "the errors above fail the export (exit 1)"
+	case strict:
+		return "--strict makes the warnings above fail it (exit 1)"
+	}
+	return "the warnings above say where Temporal's form differs from the schedule table"
 }

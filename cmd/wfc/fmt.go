@@ -40,7 +40,7 @@ Exit status: 0 done; 1 a file has syntax errors (it is not formatted) or, with
 	fl.BoolVarP(&f.list, "list", "l", false, "list the files whose layout differs from the canonical one")
 	fl.BoolVarP(&f.write, "write", "w", false, "rewrite the files that differ, in place (atomically)")
 	fl.BoolVarP(&f.diff, "diff", "d", false, "print a unified diff of the changes")
-	fl.BoolVar(&f.check, "check", false, "exit 1 if any file is not formatted (for CI); prints nothing else unless -l or -d")
+	fl.BoolVar(&f.check, "check", false, "exit 1 if any file is not formatted (for CI), naming each as -l does (-d shows the diff instead)")
 	return cmd
 }
 
@@ -74,7 +74,9 @@ func runFmt(f fmtFlags, args []string, stdin io.Reader, stdout, stderr io.Writer
 		if !changed {
 			continue
 		}
-		if f.list {
+		// --check names what fails it, as gofmt -l does, unless a diff
+		// (-d) names it already.
+		if f.list || f.check && !f.diff {
 			fmt.Fprintln(out, diag.EscapeLineStart(name)) // a name may hold a line break or ESC
 		}
 		if f.diff {

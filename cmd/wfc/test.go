@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/interp"
@@ -63,7 +64,41 @@ has errors; 2 a usage error or an unreadable path.`,
 	fl.StringVar(&f.format, "format", "text", "output format: text or json (docs/schema/test.schema.json)")
 	fl.BoolVar(&f.cover, "cover", false, "report coverage: states, transitions, cases, milestone and step outcomes")
 	fl.BoolP("help", "h", false, "help for test")
+	cmd.SetUsageFunc(func(c *cobra.Command) error {
+		fmt.Fprint(c.OutOrStderr(), goStyleUsage(c))
+		return nil
+	})
 	return cmd
+}
+
+// goStyleUsage is the command's usage with its flags spelt as the docs
+// and go test spell them, one dash (`-run REGEX`, `-cover`); two dashes
+// work as well, and the usage says so.
+func goStyleUsage(c *cobra.Command) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage:\n  %s\n\nFlags (one dash, as go test spells them, or two):\n", c.UseLine())
+	type row struct{ name, usage string }
+	var rows []row
+	width := 0
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		name := "-" + f.Name
+		if f.Shorthand != "" && f.Shorthand != f.Name {
+			name = "-" + f.Shorthand + ", " + name
+		}
+		if t := f.Value.Type(); t != "bool" {
+			name += " " + t
+		}
+		u := f.Usage
+		if f.DefValue != "" && f.Value.Type() != "bool" {
+			u += fmt.Sprintf(" (default %q)", f.DefValue)
+		}
+		rows = append(rows, row{name, u})
+		width = max(width, len(name))
+	})
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s   %s\n", width, r.name, r.usage)
+	}
+	return b.String()
 }
 
 // goStyleFlags turns go test's single-dash long flags (`-run`, `-cover`,
