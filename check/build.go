@@ -23,13 +23,29 @@ type builder struct {
 // pass over it.
 func (c *checker) buildTypes() *builder {
 	b := &builder{c: c, p: &Program{}, enums: map[*ast.Enum]*Enum{}, entities: map[*ast.Entity]*Entity{}}
-	if c.opt.Info {
+	c.model = b.p
+	if c.opt.Info && !c.perFile() {
 		b.p.Info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
 	}
+	var fresh []*Entity // entities whose fields are built here
 	for _, f := range c.prog.Files {
 		if f.Overwhelmed {
 			continue
 		}
+		if c.reusable(f) {
+			// An earlier model's objects (Options.Reuse), as they are.
+			r := c.reused[f]
+			for _, e := range r.enums {
+				b.enums[e.Decl] = e
+			}
+			for _, e := range r.entities {
+				b.entities[e.Decl] = e
+			}
+			b.p.Enums = append(b.p.Enums, r.enums...)
+			b.p.Entities = append(b.p.Entities, r.entities...)
+			continue
+		}
+		c.enter(f)
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.Enum:
@@ -38,12 +54,14 @@ func (c *checker) buildTypes() *builder {
 				e := &Entity{Decl: d}
 				b.entities[d] = e
 				b.p.Entities = append(b.p.Entities, e)
+				fresh = append(fresh, e)
 				b.def(d.Name, e)
 			}
 		}
 	}
 	// Fields after every type is known.
-	for _, e := range b.p.Entities {
+	for _, e := range fresh {
+		c.enter(e.Decl.File)
 		fields := make([]Field, len(e.Decl.Fields))
 		for i, f := range e.Decl.Fields {
 			fields[i] = Field{Entity: e, Decl: f, Type: b.typeOf(f.Type)}
@@ -154,10 +172,10 @@ func (b *builder) typeOf(t *ast.TypeRef) Type {
 		return Type{}
 	}
 	ty := Type{Optional: t.Optional, Basic: basicNames[t.Name.Name]}
-	if ty.Basic != NotBasic || b.c.duplicated[t.Name.Name] {
+	if ty.Basic != NotBasic || b.c.dup(t.Name.Name) {
 		return ty
 	}
-	switch d := b.c.decls[t.Name.Name].(type) {
+	switch d := b.c.global(t.Name.Name).(type) {
 	case *ast.Enum:
 		ty.Enum = b.enums[d]
 		b.use(t.Name, ty.Enum)
@@ -249,7 +267,7 @@ func (wb *wfBuilder) settings(d *ast.Workflow) {
 				continue
 			}
 			if n, ok := sel.X.(*ast.Name); ok {
-				if ent, ok := wb.c.decls[n.Name].(*ast.Entity); ok {
+				if ent, ok := wb.c.global(n.Name).(*ast.Entity); ok {
 					e := wb.entities[ent]
 					wb.use(n, e)
 					for _, f := range e.Fields {

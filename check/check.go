@@ -69,8 +69,12 @@ type Result struct {
 	// in source order: files in the program's order, and in a file by
 	// position (a step inside a milestone's outcome after the milestone,
 	// though the checker meets it first), so `wfc schedule` and `wfc export
-	// temporal` list them as written (docs/temporal.md).
+	// temporal` list them as written (docs/temporal.md). With
+	// Options.Only, those of the files checked.
 	Consumers []*Consumer
+	// Files are, with Options.PerFile or Only, what checking each file
+	// gave, in the program's order (perfile.go).
+	Files []*FileResult
 }
 
 // Options choose what Check records beyond the diagnostics and the model,
@@ -83,6 +87,25 @@ type Options struct {
 	// asked for is not recorded. The maps were a seventh of the memory that
 	// stays of 100,000 one-line workflows (docs/limits.md).
 	Info bool
+	// PerFile records, for each file, what checking it reported and what
+	// it read of the other files (Result.Files): what the driver keeps to
+	// check a file again without the others (perfile.go). With Info, each
+	// file's names go to its FileResult.Info.
+	PerFile bool
+	// Only, when not nil, checks the declarations of these files alone,
+	// against the whole program: the other files' declarations are seen as
+	// a whole check sees them (their names, what they declare), and what
+	// is returned — diagnostics, consumers, Files — is what a whole check
+	// reports while it checks these files. It implies PerFile.
+	Only map[*ast.File]bool
+	// Reuse is the model of an earlier check of the same program: the
+	// objects of the files not checked (Only) are taken from it, so the
+	// new model is whole and the new objects point at them as a whole
+	// check's would. Those files must be the trees it was built from, and
+	// none of their objects may point at the files checked (the driver
+	// checks those that do again with them). Without Reuse, the files not
+	// checked get objects as far as the checked ones need them.
+	Reuse *Program
 }
 
 // Check checks a whole program.
@@ -107,12 +130,16 @@ func checkRules(prog *ast.Program, opt Options, rs *ruleSet) *Result {
 		consumerAt: map[ast.Node]*Consumer{},
 		res:        &Result{},
 	}
+	if c.perFile() {
+		c.recs = map[*ast.File]*fileRec{}
+		c.reused = c.reuse()
+	}
 	c.collect()
 	for _, f := range prog.Files {
-		if f.Overwhelmed {
+		if f.Overwhelmed || !c.checks(f) {
 			continue
 		}
-		c.file = f
+		c.enter(f)
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.Enum:
@@ -128,6 +155,7 @@ func checkRules(prog *ast.Program, opt Options, rs *ruleSet) *Result {
 	c.tests()
 	c.res.Program.Info.Words = c.words
 	c.entityRules()
+	c.fileResults()
 	c.res.Diags = c.diags.Items
 	return c.res
 }
@@ -144,11 +172,19 @@ func (c *checker) workflows(b *builder) {
 		d *ast.Workflow
 	}
 	var rest []later
+	quiet := c.opt.Only != nil && c.needWorkflows()
 	for _, f := range c.prog.Files {
 		if f.Overwhelmed {
 			continue
 		}
-		c.file = f
+		if c.reusable(f) {
+			b.p.Workflows = append(b.p.Workflows, c.reused[f].workflows...)
+			continue
+		}
+		if !c.checks(f) && !quiet {
+			continue // nothing checked needs them
+		}
+		c.enter(f)
 		for _, d := range f.Decls {
 			d, ok := d.(*ast.Workflow)
 			if !ok {
@@ -167,7 +203,7 @@ func (c *checker) workflows(b *builder) {
 		}
 	}
 	for _, l := range rest {
-		c.file = l.f
+		c.enter(l.f)
 		c.workflowRules(l.d)
 	}
 }
@@ -212,6 +248,15 @@ type checker struct {
 	words []WordUse
 	diags diag.List
 	res   *Result
+	// model is the model being built (buildTypes on).
+	model *Program
+	// File by file (perfile.go): what each file reported (from, beside
+	// diags.Items) and read (recs, cur), and the earlier model's objects
+	// of the files not checked (reused).
+	from   []*fileRec
+	recs   map[*ast.File]*fileRec
+	cur    *fileRec
+	reused map[*ast.File]*reused
 	// principal is the first [Principal] entity seen.
 	principal     *ast.Attr
 	principalFile string
@@ -228,6 +273,9 @@ func (c *checker) report(r diag.Range, id diag.ID, format string, args ...any) *
 // hints among args give their fixes as in report.
 func (c *checker) reportIn(file string, r diag.Range, id diag.ID, msg string, args ...any) *diag.Diagnostic {
 	c.diags.Items = append(c.diags.Items, diag.New(file, r, id, msg))
+	if c.perFile() {
+		c.from = append(c.from, c.cur)
+	}
 	d := &c.diags.Items[len(c.diags.Items)-1]
 	for _, a := range args {
 		if h, ok := a.(hint); ok {
@@ -298,11 +346,13 @@ func (c *checker) related(d *diag.Diagnostic, r diag.Range, msg string) {
 // resolve to, so a duplicate does not make its uses errors.
 func (c *checker) collect() {
 	for _, f := range c.prog.Files {
+		c.enter(f)
 		for _, d := range f.Decls {
 			n := d.DeclName()
 			if n == nil {
 				continue
 			}
+			c.read(n.Name) // a duplicate elsewhere changes what it means
 			if prev, ok := c.decls[n.Name]; ok {
 				c.duplicated[n.Name] = true
 				if f.Overwhelmed {

@@ -155,7 +155,7 @@ func (c *checker) entityRules() {
 		if f.Overwhelmed {
 			continue
 		}
-		c.file = f
+		c.enter(f)
 		w := &walk{c: c}
 		for _, d := range f.Decls {
 			if d, ok := d.(*ast.Entity); ok {

@@ -123,12 +123,24 @@ func (c *checker) tests() {
 		if f.Overwhelmed {
 			continue
 		}
-		c.file = f
+		c.enter(f)
+		checked := c.checks(f)
+		if c.reusable(f) {
+			c.res.Program.Tests = append(c.res.Program.Tests, c.reused[f].tests...)
+		}
 		for _, d := range f.Decls {
 			td, ok := d.(*ast.Test)
 			if !ok {
 				continue
 			}
+			if !checked {
+				// Its name still comes first (WF505).
+				if _, ok := names[td.Name.Value]; !ok {
+					names[td.Name.Value] = td
+				}
+				continue
+			}
+			c.readFlag(func(u *Uses) { u.Tests, u.Workflows = true, true })
 			if prev, ok := names[td.Name.Value]; ok {
 				dg := c.report(td.Name.Range, diag.WF505, "a test named %q is already declared; rename one of them", td.Name.Value)
 				dg.Related = append(dg.Related, diag.Related{File: prev.File.Name, Range: prev.Name.Range, Message: "first declared here"})
@@ -192,7 +204,7 @@ func (r *testResolver) workflowOf(e ast.Expr, byDecl map[*ast.Workflow]*Workflow
 		}
 		return nil
 	}
-	if d, ok := c.decls[n.Name].(*ast.Workflow); ok {
+	if d, ok := c.global(n.Name).(*ast.Workflow); ok {
 		w := byDecl[d]
 		if w != nil {
 			c.res.Program.Info.use(n, w)
