@@ -32,8 +32,8 @@ type Uses struct {
 	// Principals: which entity is the program's first `[Principal]`
 	// (WF207 and its related location).
 	Principals bool
-	// Workflows: the program's workflows (the file has tests, which run a
-	// workflow's model).
+	// Workflows: the program's workflows (a test that names none runs the
+	// only one; one that names an unknown one is given the closest).
 	Workflows bool
 	// Tests: the names of the tests declared before the file's (WF505).
 	Tests bool
@@ -74,24 +74,26 @@ func (c *checker) checks(f *ast.File) bool { return c.opt.Only == nil || c.opt.O
 // on is f's, and, file by file, the names recorded go to f's Info.
 func (c *checker) enter(f *ast.File) {
 	c.file = f
-	if !c.perFile() || (c.cur != nil && c.cur.file == f) {
+	if !c.perFile() {
 		return
 	}
-	if c.cur != nil {
-		c.cur.words = c.words
-	}
-	r := c.recs[f]
-	if r == nil {
-		r = &fileRec{file: f, names: map[string]struct{}{}}
-		if c.opt.Info {
-			r.info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
+	if c.cur == nil || c.cur.file != f {
+		if c.cur != nil {
+			c.cur.words = c.words
 		}
-		c.recs[f] = r
+		r := c.recs[f]
+		if r == nil {
+			r = &fileRec{file: f, names: map[string]struct{}{}}
+			if c.opt.Info {
+				r.info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
+			}
+			c.recs[f] = r
+		}
+		c.cur = r
+		c.words = r.words
 	}
-	c.cur = r
-	c.words = r.words
 	if c.model != nil {
-		c.model.Info = r.info
+		c.model.Info = c.cur.info
 	}
 }
 
@@ -227,8 +229,14 @@ func (c *checker) reusable(f *ast.File) bool {
 	if c.reused == nil || c.checks(f) {
 		return false
 	}
-	_, ok := c.reused[f]
-	return ok || !declares(f)
+	if _, ok := c.reused[f]; ok {
+		return true
+	}
+	if declares(f) {
+		return false // a tree the earlier model was not built from
+	}
+	c.reused[f] = &reused{}
+	return true
 }
 
 // declares reports whether f declares anything that has a model object.

@@ -147,6 +147,28 @@ func TestPerFile(t *testing.T) {
 			if len(plain.Consumers) != len(whole.Consumers) {
 				t.Fatalf("%d consumers, %d file by file", len(plain.Consumers), len(whole.Consumers))
 			}
+			// The files' Info are the whole check's, node for node.
+			info := check.CheckWith(prog, check.Options{Info: true}).Program.Info
+			defs, uses, words := 0, 0, 0
+			for _, fr := range whole.Files {
+				for id := range fr.Info.Defs {
+					if _, ok := info.Defs[id]; !ok {
+						t.Errorf("%s: %s at %v is a definition only file by file", fr.File.Name, id.Name, id.Range.Start)
+					}
+				}
+				for n := range fr.Info.Uses {
+					if _, ok := info.Uses[n]; !ok {
+						t.Errorf("%s: a use at %v only file by file", fr.File.Name, n.Pos())
+					}
+				}
+				defs, uses, words = defs+len(fr.Info.Defs), uses+len(fr.Info.Uses), words+len(fr.Info.Words)
+			}
+			if defs != len(info.Defs) || uses != len(info.Uses) || words != len(info.Words) {
+				t.Errorf("file by file %d definitions, %d uses, %d words; whole %d, %d, %d", defs, uses, words, len(info.Defs), len(info.Uses), len(info.Words))
+			}
+			if len(whole.Program.Info.Defs) != 0 {
+				t.Errorf("with PerFile, Program.Info holds %d definitions", len(whole.Program.Info.Defs))
+			}
 			for _, f := range prog.Files {
 				want := byFile[f]
 				part := check.CheckWith(prog, check.Options{Only: map[*ast.File]bool{f: true}})

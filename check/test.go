@@ -140,7 +140,7 @@ func (c *checker) tests() {
 				}
 				continue
 			}
-			c.readFlag(func(u *Uses) { u.Tests, u.Workflows = true, true })
+			c.readFlag(func(u *Uses) { u.Tests = true })
 			if prev, ok := names[td.Name.Value]; ok {
 				dg := c.report(td.Name.Range, diag.WF505, "a test named %q is already declared; rename one of them", td.Name.Value)
 				dg.Related = append(dg.Related, diag.Related{File: prev.File.Name, Range: prev.Name.Range, Message: "first declared here"})
@@ -181,6 +181,7 @@ func (r *testResolver) resolve(byDecl map[*ast.Workflow]*Workflow) *Test {
 		r.w = r.workflowOf(s.Value, byDecl)
 	}
 	if wfSet == nil && !unknown {
+		c.readFlag(func(u *Uses) { u.Workflows = true }) // how many there are
 		if len(c.res.Program.Workflows) == 1 {
 			r.w = c.res.Program.Workflows[0]
 		} else {
@@ -211,6 +212,7 @@ func (r *testResolver) workflowOf(e ast.Expr, byDecl map[*ast.Workflow]*Workflow
 		}
 		return w
 	}
+	c.readFlag(func(u *Uses) { u.Workflows = true }) // their names, for a suggestion
 	var cands []string
 	for _, w := range c.res.Program.Workflows {
 		cands = append(cands, w.Decl.Name.Name)
