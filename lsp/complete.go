@@ -36,7 +36,7 @@ var (
 // outcomes per milestone and enum members as case labels.
 func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
 	sn, err := s.ck.snapshot(ctx)
-	if err != nil || sn.res.prog == nil {
+	if err != nil || sn.res.Program == nil {
 		return nil, err
 	}
 	name := nameOf(p.TextDocument.URI)
@@ -48,16 +48,11 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "wfc lsp: %v", err)
 	}
-	var file *ast.File
-	for _, f := range sn.res.prog.Files {
-		if f.Name == name {
-			file = f
-		}
-	}
+	file := sn.fileOf(name)
 	if inStringOrComment(name, t.src, off) {
 		return nil, nil // as gopls: nothing to complete in prose
 	}
-	words, kind := completions(sn.index(), file, t.src, off)
+	words, kind := completions(sn.info(name), file, t.src, off)
 	items := make(protocol.CompletionItemSlice, 0, len(words))
 	for _, w := range words {
 		items = append(items, protocol.CompletionItem{Label: w, Kind: kind})
@@ -66,8 +61,9 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 }
 
 // completions decides from the text before the cursor and the enclosing
-// nodes what may come next.
-func completions(ix *index, f *ast.File, src string, off int) ([]string, protocol.CompletionItemKind) {
+// nodes what may come next; in holds the file's names (the model's
+// objects), for what a handler's cases can match.
+func completions(in *check.Info, f *ast.File, src string, off int) ([]string, protocol.CompletionItemKind) {
 	before := src[:off]
 	word := len(before)
 	for word > 0 && isIdentByte(before[word-1]) {
@@ -100,7 +96,7 @@ func completions(ix *index, f *ast.File, src string, off int) ([]string, protoco
 		}
 		return out, protocol.CompletionItemKindEvent
 	case h != nil:
-		return append(caseLabels(ix, w, st, h), statements...), protocol.CompletionItemKindKeyword
+		return append(caseLabels(in, st, h), statements...), protocol.CompletionItemKindKeyword
 	case ms != nil && ms.Kind != nil:
 		var outcomes []string
 		if k, ok := vocab.MilestoneOf(ms.Kind.Name); ok {
@@ -214,52 +210,26 @@ func stateNames(w *ast.Workflow) []string {
 	return out
 }
 
-// caseLabels are the members of the handler's enum parameter (through its
-// subscription's event when the handler lists no parameters).
-func caseLabels(ix *index, w *ast.Workflow, st *ast.State, h *ast.Handler) []string {
-	if h.Name == nil || w == nil {
+// caseLabels are the members of the enum the handler's cases match: the
+// model's Handler.Enum (its first enum parameter's, or its subscription's
+// event's when it lists none), found from the state's object, by pointer.
+func caseLabels(in *check.Info, st *ast.State, h *ast.Handler) []string {
+	if in == nil || st == nil || st.Name == nil || h.Name == nil {
 		return nil
 	}
-	ps := h.Params
-	if ps == nil {
-		ev := h.Name.Name
-		for _, sb := range st.Subscribes {
-			if sb.Slot().Name == h.Name.Name {
-				ev = sb.Event.Name
-			}
-		}
-		for _, e := range w.Events {
-			if e.Name.Name == ev {
-				ps = e.Params
-			}
-		}
-	}
-	if ps == nil {
+	s, _ := in.Defs[st.Name].(*check.State)
+	if s == nil {
 		return nil
 	}
-	e := enumParam(ix, ps)
-	if e == nil {
-		return nil
-	}
-	var out []string
-	for _, m := range e.Members {
-		out = append(out, m.Ident.Name)
-	}
-	return out
-}
-
-// enumParam is the model's enum of the first enum-typed parameter of ps.
-func enumParam(ix *index, ps *ast.Params) *check.Enum {
-	if ps == nil || ix.prog == nil {
-		return nil
-	}
-	for _, p := range ps.List {
-		if p.Type == nil || p.Type.Name == nil {
+	for _, mh := range s.Handlers {
+		if mh.Decl != h || mh.Enum == nil {
 			continue
 		}
-		if e, ok := ix.prog.Info.Uses[p.Type.Name].(*check.Enum); ok {
-			return e
+		out := make([]string, 0, len(mh.Enum.Members))
+		for _, m := range mh.Enum.Members {
+			out = append(out, m.Ident.Name)
 		}
+		return out
 	}
 	return nil
 }

@@ -1,0 +1,107 @@
+package wfc
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/cache"
+)
+
+// Cache is a directory where sessions keep what each file yields, between
+// runs and across processes (the command line and the language server
+// share it): an entry per file, found by the file's name, its text, the
+// lowering's options and wfc's build, holding the file's summary (what it
+// declares for the others), its syntax diagnostics and ignore comments,
+// and what checking it gave with what that read (its deps, and their
+// value then). A run that finds a file's entry, and the value of its deps
+// unchanged, neither parses nor checks the file. The directory is
+// internal/cache's: entries are written atomically and checked when read,
+// so a damaged or foreign one is a miss, and it is trimmed to its bound.
+type Cache struct {
+	c     *cache.Cache
+	build string
+}
+
+// OpenCache opens (making it if need be) the cache in dir: the files'
+// entries go to its subdirectory `files` (FilesDir), apart from whatever
+// else the directory holds (`wfc check`'s whole-run entries), so each is
+// trimmed to its own bound. It fails when the directory cannot be made or
+// this build of wfc cannot be told from another (its entries could be
+// read by a build that means other things).
+func OpenCache(dir string) (*Cache, error) {
+	build, ok := cache.BuildIdentity()
+	if !ok {
+		return nil, errors.New("wfc: this build cannot be identified; not caching")
+	}
+	if dir == "" {
+		return nil, errors.New("wfc: no cache directory")
+	}
+	c, err := cache.Open(filepath.Join(dir, FilesDir), cache.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return &Cache{c: c, build: build}, nil
+}
+
+// FilesDir is the subdirectory of a cache directory that holds the files'
+// entries.
+const FilesDir = "files"
+
+// Dir is the directory of the files' entries.
+func (c *Cache) Dir() string { return c.c.Dir() }
+
+// entryKind names the entries and their format; change it when either
+// changes meaning.
+const entryKind = "wfc file v1"
+
+// key is the entry of one file's text, as lowered with lower.
+func (c *Cache) key(f Source, lower codegen.Options) cache.Key {
+	return cache.NewKey(entryKind).String(c.build).String(f.Name).String(f.Src).String(fmt.Sprintf("%+v", lower)).Sum()
+}
+
+// entry is what the cache keeps of one file.
+type entry struct {
+	Sum     *summary
+	Syntax  []diag.Diagnostic
+	Ignores []diag.Ignore
+	Scopes  *fileScopes
+	Diags   []diag.Diagnostic
+	Lints   []diag.Diagnostic
+	Direct  check.Uses
+	Deps    check.Uses
+	DepsSum [sha256.Size]byte
+}
+
+// load fills u from its entry, if the cache has one.
+func (c *Cache) load(u *unit) {
+	v, ok := c.c.Get(u.key)
+	if !ok {
+		return
+	}
+	var e entry
+	if gob.NewDecoder(bytes.NewReader(v)).Decode(&e) != nil || e.Sum == nil {
+		return // another format, or damaged: a miss
+	}
+	u.sum, u.syntax, u.ignores, u.scopes = e.Sum, e.Syntax, e.Ignores, e.Scopes
+	u.checked = true
+	u.diags, u.lints = e.Diags, e.Lints
+	u.direct, u.deps, u.depsSum = e.Direct, e.Deps, e.DepsSum
+}
+
+// encodeEntry is u's entry.
+func encodeEntry(u *unit) ([]byte, bool) {
+	var b bytes.Buffer
+	e := entry{Sum: u.sum, Syntax: u.syntax, Ignores: u.ignores, Scopes: u.scopes,
+		Diags: u.diags, Lints: u.lints, Direct: u.direct, Deps: u.deps, DepsSum: u.depsSum}
+	if err := gob.NewEncoder(&b).Encode(&e); err != nil {
+		return nil, false
+	}
+	return b.Bytes(), true
+}

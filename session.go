@@ -1,0 +1,444 @@
+package wfc
+
+import (
+	"context"
+	"crypto/sha256"
+	"sync"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/internal/cache"
+	"github.com/wfc-lang/wfc/parser"
+)
+
+// Session checks one program again and again, doing again only what the
+// changes since its last run can change: a file whose text is the same
+// keeps its parse; a file is checked again only when its text changed or
+// when the summary of something it read changed (summary.go); every other
+// file keeps what it yielded — its diagnostics, its lints, its tables and,
+// when the session makes the model, its objects, which the files checked
+// again point at (check.Options.Reuse). With Options.Cache, what each file
+// yields outlives the process, the way Go's build cache keeps export data:
+// a run that finds a file's entry neither parses nor checks it unless it
+// must. The result is always what Run on the same files gives, byte for
+// byte (TestSessionAsRun, over random edits).
+//
+// The language server keeps one Session for its life; the command line
+// makes one per run, with the cache. A Session is safe for concurrent use;
+// its runs take turns. A Result is never changed after Run returns it.
+type Session struct {
+	opt   Options
+	mu    sync.Mutex
+	units map[string]*unit
+	// model is the model the units' objects (fr) belong to: the last run's,
+	// when the session makes one; modelOf are the files it was made of, in
+	// order.
+	model   *check.Program
+	modelOf []*ast.File
+	// partialSafe says whether the checker's rules allow checking files
+	// apart (check.PartialRecheckSafe, read from the rules' declared
+	// scopes); a test puts a program-wide rule in its place.
+	partialSafe func() bool
+}
+
+// NewSession starts a session that runs with opt.
+func NewSession(opt Options) *Session {
+	return &Session{opt: opt, units: map[string]*unit{}, partialSafe: check.PartialRecheckSafe}
+}
+
+// unit is what the session knows of one file. A unit is never changed
+// once a run has finished with it: a run that learns more makes a new one.
+type unit struct {
+	name, src string
+	key       cache.Key // its cache entry's key (with Options.Cache)
+	keyed     bool
+
+	// Its parse. file is nil for a file known from the cache alone.
+	file    *ast.File
+	syntax  []diag.Diagnostic
+	sum     *summary
+	ignores []diag.Ignore
+	scopes  *fileScopes // for a file with ignore comments
+	stubbed *ast.File
+
+	// Its check, valid while what deps read hashes to depsSum.
+	checked      bool
+	diags, lints []diag.Diagnostic
+	direct, deps check.Uses
+	depsSum      [sha256.Size]byte
+
+	// Its part of the model, when the session makes one.
+	fr        *check.FileResult
+	schedules []*codegen.Schedule
+	refs      []string // the files its objects point at
+}
+
+func (u *unit) clone() *unit { v := *u; return &v }
+
+// parsed records u's parse.
+func (u *unit) parsed(f *ast.File, syntax []diag.Diagnostic) {
+	u.file, u.syntax, u.sum = f, syntax, summarize(f)
+	u.ignores, u.scopes, u.stubbed = f.Ignores, nil, nil
+	if len(f.Ignores) > 0 {
+		u.scopes = scopesOf(f)
+	}
+}
+
+// stub is u's file for a check that does not look inside it.
+func (u *unit) stub() *ast.File {
+	if u.file != nil {
+		return u.file
+	}
+	if u.stubbed == nil {
+		u.stubbed = u.sum.stub(u.name, u.src, u.ignores)
+	}
+	return u.stubbed
+}
+
+// Run checks files as one program, as the package's Run does, doing again
+// only what changed since the session's last run.
+func (s *Session) Run(ctx context.Context, files []Source) *Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := &Result{Sources: sourcesOf(files, s.opt)}
+	if r.Err = ctx.Err(); r.Err != nil {
+		return r
+	}
+	model := !s.opt.DiagnosticsOnly || s.opt.Export != nil
+	us := s.load(files, model)
+	if r.Err = ctx.Err(); r.Err != nil {
+		// The parses are good whatever happens next: keep them, so that a
+		// run cancelled now (the user typed on) does not cost the next one.
+		s.keep(us)
+		return r
+	}
+	ns := newNamespace(us)
+	again := s.stale(us, ns, model)
+	if n := count(again); n > 0 {
+		if model {
+			s.checkModel(us, again)
+		} else {
+			s.checkAlone(us, again, ns)
+		}
+		s.settle(us, again, ns)
+		s.store(us, again)
+	} else if model && !s.sameFiles(us) {
+		// Files gone or reordered, nothing to check again: the model is
+		// the same objects, in the program's order.
+		s.checkModel(us, again)
+	}
+	var ds []diag.Diagnostic
+	for i, u := range us {
+		if again[i] {
+			r.Rechecked = append(r.Rechecked, u.name)
+		}
+		ds = append(ds, u.syntax...)
+		ds = append(ds, u.diags...)
+		ds = append(ds, u.lints...)
+	}
+	exported := false
+	if model {
+		r.Program = &ast.Program{Files: make([]*ast.File, len(us))}
+		r.Checked = &check.Result{Program: s.model}
+		r.info = make(map[string]*check.Info, len(us))
+		for i, u := range us {
+			r.Program.Files[i] = u.file
+			r.Schedules = append(r.Schedules, u.schedules...)
+			r.Checked.Diags = append(r.Checked.Diags, u.diags...)
+			if u.fr != nil {
+				r.Checked.Consumers = append(r.Checked.Consumers, u.fr.Consumers...)
+				if s.opt.Info {
+					r.info[u.name] = &u.fr.Info
+				}
+			}
+		}
+		if s.opt.Export != nil {
+			if errs, _ := diag.Counts(ds); errs == 0 {
+				ds = append(ds, s.opt.Export(r.Schedules)...)
+				exported = true // its codes were looked for
+			}
+		}
+	}
+	r.Diagnostics = finish(us, ds, r.Sources, s.opt.Settings, exported)
+	s.keep(us)
+	r.Err = ctx.Err()
+	return r
+}
+
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// keep makes us the session's units. The model stays the last one made:
+// the units not checked again still belong to it.
+func (s *Session) keep(us []*unit) {
+	s.units = make(map[string]*unit, len(us))
+	for _, u := range us {
+		s.units[u.name] = u // of a name given twice, the last
+	}
+}
+
+// load is a unit for each file: a copy of the session's own when the text
+// is the same; else one from the cache; else a new parse (of the edited
+// declaration alone when that is safe, else of the file). A file given
+// twice is parsed and checked each time, and never cached.
+func (s *Session) load(files []Source, model bool) []*unit {
+	us := make([]*unit, len(files))
+	seen := make(map[string]bool, len(files))
+	var todo []int
+	for i, f := range files {
+		old := s.units[f.Name]
+		twice := seen[f.Name]
+		seen[f.Name] = true
+		if twice {
+			old = nil
+		}
+		if old != nil && old.src == f.Src {
+			us[i] = old.clone()
+			if model && us[i].file == nil {
+				todo = append(todo, i)
+			}
+			continue
+		}
+		u := &unit{name: f.Name, src: f.Src}
+		if s.opt.Cache != nil && !twice {
+			u.key, u.keyed = s.opt.Cache.key(f, s.opt.Lower), true
+			s.opt.Cache.load(u)
+		}
+		if model && old != nil && old.file != nil {
+			if nf, ok := reparseDecl(old.file, old.syntax, f.Name, f.Src); ok {
+				u.parsed(nf, nil)
+			}
+		}
+		if u.file == nil && (model || u.sum == nil) {
+			todo = append(todo, i)
+		}
+		us[i] = u
+	}
+	s.parse(us, todo)
+	return us
+}
+
+// parse parses the units at the indexes todo, in parallel.
+func (s *Session) parse(us []*unit, todo []int) {
+	if len(todo) == 0 {
+		return
+	}
+	srcs := make([]Source, len(todo))
+	for k, i := range todo {
+		srcs[k] = Source{Name: us[i].name, Src: us[i].src}
+	}
+	prog, ds := parser.Parse(srcs, parser.Options{Workers: s.opt.Workers})
+	byFile := map[string][]diag.Diagnostic{}
+	for _, d := range ds {
+		byFile[d.File] = append(byFile[d.File], d)
+	}
+	for k, i := range todo {
+		f := prog.Files[k]
+		if u := us[i]; u.sum != nil && u.file == nil {
+			// Known from the cache or an earlier run: the parse adds the
+			// tree, which is what the summary was made of.
+			u.file, u.stubbed = f, nil
+			continue
+		}
+		us[i].parsed(f, byFile[f.Name])
+	}
+}
+
+// stale are the units to check again: those never checked, those whose
+// deps changed, and, for the model, those without objects and those whose
+// objects point at a file checked again or gone.
+func (s *Session) stale(us []*unit, ns *namespace, model bool) []bool {
+	again := make([]bool, len(us))
+	all := !s.partialSafe()
+	n := 0
+	for i, u := range us {
+		if all || !u.checked || model && u.fr == nil || ns.depsSum(u.deps) != u.depsSum {
+			again[i] = true
+			n++
+		}
+	}
+	if !model || n == 0 {
+		return again
+	}
+	byName := make(map[string]int, len(us))
+	for i, u := range us {
+		byName[u.name] = i
+	}
+	for grew := true; grew; {
+		grew = false
+		for i, u := range us {
+			if again[i] {
+				continue
+			}
+			for _, name := range u.refs {
+				if j, ok := byName[name]; !ok || again[j] {
+					again[i], grew = true, true
+					break
+				}
+			}
+		}
+	}
+	return again
+}
+
+// checkModel checks the units again against the model of the others, and
+// makes the new model.
+func (s *Session) checkModel(us []*unit, again []bool) {
+	prog := &ast.Program{Files: make([]*ast.File, len(us))}
+	only := map[*ast.File]bool{}
+	for i, u := range us {
+		prog.Files[i] = u.file
+		if again[i] {
+			only[u.file] = true
+		}
+	}
+	opt := check.Options{Info: s.opt.Info, Only: only, Reuse: s.model}
+	if len(only) == len(us) || s.model == nil {
+		opt = check.Options{Info: s.opt.Info, Only: only}
+	}
+	res := check.CheckWith(prog, opt)
+	s.model, s.modelOf = res.Program, prog.Files
+	s.yields(us, res)
+}
+
+// sameFiles reports whether the model is made of the units' files, in
+// their order.
+func (s *Session) sameFiles(us []*unit) bool {
+	if len(us) != len(s.modelOf) {
+		return false
+	}
+	for i, u := range us {
+		if u.file != s.modelOf[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkAlone checks the units again against the others' summaries: every
+// file they read (and those read in turn) is parsed, the others are
+// stubs. What a file reads is known once it is checked, so a check that
+// read a stub is done again with that file parsed; it ends when nothing
+// checked read a stub.
+func (s *Session) checkAlone(us []*unit, again []bool, ns *namespace) {
+	var start []int
+	for i := range us {
+		if again[i] {
+			start = append(start, i)
+		}
+	}
+	fresh := map[int]check.Uses{}
+	direct := func(i int) check.Uses {
+		if d, ok := fresh[i]; ok {
+			return d
+		}
+		return us[i].direct
+	}
+	for {
+		var todo []int
+		for i, in := range ns.closure(start, direct) {
+			if in && us[i].file == nil {
+				todo = append(todo, i)
+			}
+		}
+		if len(todo) == 0 && len(fresh) > 0 {
+			return // nothing checked read a stub: the last check stands
+		}
+		s.parse(us, todo)
+		prog := &ast.Program{Files: make([]*ast.File, len(us))}
+		only := map[*ast.File]bool{}
+		at := map[*ast.File]int{}
+		for i, u := range us {
+			prog.Files[i] = u.stub()
+			if again[i] {
+				only[u.file] = true
+			}
+			at[prog.Files[i]] = i
+		}
+		res := check.CheckWith(prog, check.Options{Only: only})
+		for _, fr := range res.Files {
+			fresh[at[fr.File]] = fr.Uses
+		}
+		s.yields(us, res)
+	}
+}
+
+// yields records in the units what checking them gave, with their tables
+// and lints.
+func (s *Session) yields(us []*unit, res *check.Result) {
+	at := make(map[*ast.File]int, len(us))
+	for i, u := range us {
+		if u.file != nil {
+			at[u.file] = i
+		}
+	}
+	keepModel := !s.opt.DiagnosticsOnly || s.opt.Export != nil
+	for _, fr := range res.Files {
+		i, ok := at[fr.File]
+		if !ok {
+			continue
+		}
+		u := us[i]
+		u.checked = true
+		u.diags, u.direct = fr.Diags, fr.Uses
+		u.schedules, u.lints = Lower(&check.Result{Consumers: fr.Consumers}, s.opt.Lower)
+		u.fr = nil
+		if keepModel {
+			u.fr = fr
+		} else {
+			u.schedules = nil // nobody reads them
+		}
+	}
+}
+
+// settle works out, for the units checked again, what they depend on (the
+// closure of what they read) and the files their objects point at.
+func (s *Session) settle(us []*unit, again []bool, ns *namespace) {
+	for i, u := range us {
+		if !again[i] || !u.checked {
+			continue
+		}
+		u.deps = ns.deps(i)
+		u.depsSum = ns.depsSum(u.deps)
+		u.refs = nil
+		seen := map[int]bool{}
+		for _, j := range ns.reads(u.direct) {
+			if !seen[j] {
+				seen[j] = true
+				u.refs = append(u.refs, us[j].name)
+			}
+		}
+	}
+}
+
+// store writes the entries of the units checked again (with Options.Cache).
+func (s *Session) store(us []*unit, again []bool) {
+	c := s.opt.Cache
+	if c == nil {
+		return
+	}
+	kvs := map[cache.Key][]byte{}
+	for i, u := range us {
+		if !again[i] || !u.keyed || !u.checked {
+			continue
+		}
+		if s.opt.CacheFile != nil && !s.opt.CacheFile(u.name) {
+			continue
+		}
+		if v, ok := encodeEntry(u); ok {
+			kvs[u.key] = v
+		}
+	}
+	if len(kvs) > 0 {
+		_ = c.c.PutAll(kvs) // best effort: a cache that cannot be written only makes the next run slower
+	}
+}

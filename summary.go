@@ -1,0 +1,354 @@
+package wfc
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"hash"
+	"slices"
+	"sort"
+
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc/diag"
+)
+
+// A file's summary is what it declares for the others, the way Go's export
+// data is what a package declares for its importers: each top-level
+// declaration's kind, name and place, a hash of everything that can make
+// its meaning differ (its text and where it starts), and what the checker
+// reads of it without looking inside (an entity's attributes, for WF207;
+// a test's name, for WF505). A file is checked again when the summaries of
+// what it read changed (deps), and otherwise keeps what it yielded.
+
+// declKind is what a top-level declaration declares.
+type declKind uint8
+
+const (
+	kindEnum declKind = iota + 1
+	kindEntity
+	kindWorkflow
+	kindTest
+)
+
+// summary is what a file declares for the others.
+type summary struct {
+	Overwhelmed bool
+	Range       diag.Range // the file's
+	Decls       []declSum  // in source order
+}
+
+// declSum is one top-level declaration.
+type declSum struct {
+	Kind    declKind
+	Name    string // a test's name is its string's value
+	HasName bool   // false when the name failed to parse
+	NameAt  diag.Range
+	Range   diag.Range
+	Keyword diag.Range // a test's `test`
+	Attrs   []attrSum  // an entity's
+	// Hash covers the file's name, the declaration's start and its text
+	// up to the next declaration (all the parser saw of it), and whether
+	// it failed to parse: equal hashes, equal trees.
+	Hash [sha256.Size]byte
+}
+
+// attrSum is an entity's attribute: `[Principal]`.
+type attrSum struct {
+	Name    string
+	HasName bool
+	At      diag.Range
+	NameAt  diag.Range
+	HasArgs bool
+}
+
+// summarize makes the summary of a parsed file.
+func summarize(f *ast.File) *summary {
+	s := &summary{Overwhelmed: f.Overwhelmed, Range: f.Range, Decls: make([]declSum, 0, len(f.Decls))}
+	h := sha256.New()
+	for i, d := range f.Decls {
+		lo, hi := int(d.Pos().Offset), len(f.Src)
+		if i+1 < len(f.Decls) {
+			hi = int(f.Decls[i+1].Pos().Offset)
+		}
+		lo, hi = max(0, min(lo, len(f.Src))), max(0, min(hi, len(f.Src)))
+		if hi < lo {
+			hi = lo
+		}
+		ds := declSum{Range: diag.Range{Start: d.Pos(), End: d.End()}}
+		bad := false
+		switch d := d.(type) {
+		case *ast.Enum:
+			ds.Kind, bad = kindEnum, d.Bad
+		case *ast.Entity:
+			ds.Kind, bad = kindEntity, d.Bad
+			for _, a := range d.Attrs {
+				as := attrSum{At: a.Range, HasArgs: a.HasArgs}
+				if a.Name != nil {
+					as.Name, as.HasName, as.NameAt = a.Name.Name, true, a.Name.Range
+				}
+				ds.Attrs = append(ds.Attrs, as)
+			}
+		case *ast.Workflow:
+			ds.Kind, bad = kindWorkflow, d.Bad
+		case *ast.Test:
+			ds.Kind, bad, ds.Keyword = kindTest, d.Bad, d.Keyword
+			if d.Name != nil {
+				ds.Name, ds.HasName, ds.NameAt = d.Name.Value, true, d.Name.Range
+			}
+		}
+		if n := d.DeclName(); n != nil {
+			ds.Name, ds.HasName, ds.NameAt = n.Name, true, n.Range
+		}
+		h.Reset()
+		hashString(h, f.Name)
+		hashInts(h, int64(ds.Kind), int64(ds.Range.Start.Offset), int64(ds.Range.Start.Line), int64(ds.Range.Start.Column), b2i(bad), b2i(f.Overwhelmed))
+		hashString(h, f.Src[lo:hi])
+		h.Sum(ds.Hash[:0])
+		s.Decls = append(s.Decls, ds)
+	}
+	return s
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func hashString(h hash.Hash, s string) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+	h.Write(n[:])
+	h.Write([]byte(s))
+}
+
+func hashInts(h hash.Hash, xs ...int64) {
+	var b [8]byte
+	for _, x := range xs {
+		binary.LittleEndian.PutUint64(b[:], uint64(x))
+		h.Write(b[:])
+	}
+}
+
+// stub is a file made from its summary, for a check that does not look
+// inside it: its declarations with their names and places (and an
+// entity's attributes), nothing below. The driver makes sure that a check
+// never reads inside a stub: every file that a checked file reads (its
+// Uses, and theirs in turn) is parsed.
+func (s *summary) stub(name, src string, ignores []diag.Ignore) *ast.File {
+	f := &ast.File{Name: name, Src: src, Range: s.Range, Overwhelmed: s.Overwhelmed, Ignores: ignores}
+	ident := func(has bool, n string, r diag.Range) *ast.Ident {
+		if !has {
+			return nil
+		}
+		return &ast.Ident{Name: n, Range: r}
+	}
+	for _, d := range s.Decls {
+		switch d.Kind {
+		case kindEnum:
+			f.Decls = append(f.Decls, &ast.Enum{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)})
+		case kindEntity:
+			e := &ast.Entity{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)}
+			for _, a := range d.Attrs {
+				e.Attrs = append(e.Attrs, &ast.Attr{Range: a.At, Name: ident(a.HasName, a.Name, a.NameAt), HasArgs: a.HasArgs})
+			}
+			f.Decls = append(f.Decls, e)
+		case kindWorkflow:
+			f.Decls = append(f.Decls, &ast.Workflow{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)})
+		case kindTest:
+			t := &ast.Test{Range: d.Range, File: f, Keyword: d.Keyword}
+			if d.HasName {
+				t.Name = &ast.StringLit{Range: d.NameAt, Value: d.Name}
+			}
+			f.Decls = append(f.Decls, t)
+		}
+	}
+	return f
+}
+
+// namespace is what the files of a run declare, for the values of what a
+// file read (check.Uses): the value of a name is every declaration of it,
+// in the program's order, by file, kind and hash; a flag's value is the
+// part of the program it names. Files are the run's units, by index.
+type namespace struct {
+	units  []*unit // the run's, shared: a unit parsed meanwhile is seen
+	byName map[string][]declRef
+	values map[string][sha256.Size]byte
+	flags  [4]*[sha256.Size]byte // AllNames, Principals, Workflows, Tests
+}
+
+type declRef struct {
+	u int // the unit's index
+	d int // the declaration's index in its summary
+}
+
+func newNamespace(us []*unit) *namespace {
+	ns := &namespace{units: us, byName: map[string][]declRef{}, values: map[string][sha256.Size]byte{}}
+	for i, u := range us {
+		for j := range u.sum.Decls {
+			d := &u.sum.Decls[j]
+			if d.Kind != kindTest && d.HasName {
+				ns.byName[d.Name] = append(ns.byName[d.Name], declRef{i, j})
+			}
+		}
+	}
+	return ns
+}
+
+func (ns *namespace) decl(r declRef) *declSum { return &ns.units[r.u].sum.Decls[r.d] }
+
+func (ns *namespace) value(name string) [sha256.Size]byte {
+	if v, ok := ns.values[name]; ok {
+		return v
+	}
+	h := sha256.New()
+	for _, r := range ns.byName[name] {
+		ns.ref(h, r)
+	}
+	var v [sha256.Size]byte
+	h.Sum(v[:0])
+	ns.values[name] = v
+	return v
+}
+
+func (ns *namespace) ref(h hash.Hash, r declRef) {
+	d := ns.decl(r)
+	hashString(h, ns.units[r.u].name)
+	hashInts(h, int64(d.Kind))
+	h.Write(d.Hash[:])
+}
+
+// flag is the value of one of check.Uses' flags.
+func (ns *namespace) flag(i int) [sha256.Size]byte {
+	if v := ns.flags[i]; v != nil {
+		return *v
+	}
+	h := sha256.New()
+	switch i {
+	case 0: // AllNames: each name with its first declaration's kind, and how often it is declared
+		names := make([]string, 0, len(ns.byName))
+		for n := range ns.byName {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			rs := ns.byName[n]
+			hashString(h, n)
+			hashInts(h, int64(ns.decl(rs[0]).Kind), int64(len(rs)))
+		}
+	case 1, 2, 3: // Principals, Workflows, Tests: those declarations, in order
+		for k, u := range ns.units {
+			for j := range u.sum.Decls {
+				d := &u.sum.Decls[j]
+				switch {
+				case i == 1 && d.Kind == kindEntity && slices.ContainsFunc(d.Attrs, func(a attrSum) bool { return a.Name == "Principal" }),
+					i == 2 && d.Kind == kindWorkflow, i == 3 && d.Kind == kindTest:
+					ns.ref(h, declRef{k, j})
+					if i == 3 {
+						hashString(h, d.Name)
+						hashInts(h, b2i(d.HasName), int64(d.NameAt.Start.Offset), int64(d.NameAt.End.Offset))
+					}
+				}
+			}
+		}
+	}
+	var v [sha256.Size]byte
+	h.Sum(v[:0])
+	ns.flags[i] = &v
+	return v
+}
+
+// depsSum is the value of everything deps read: a file whose deps have
+// the same sum as when it was checked would be checked the same.
+func (ns *namespace) depsSum(deps check.Uses) [sha256.Size]byte {
+	h := sha256.New()
+	hashInts(h, int64(len(deps.Names)))
+	for _, n := range deps.Names {
+		hashString(h, n)
+		v := ns.value(n)
+		h.Write(v[:])
+	}
+	for i, on := range []bool{deps.AllNames, deps.Principals, deps.Workflows, deps.Tests} {
+		hashInts(h, b2i(on))
+		if on {
+			v := ns.flag(i)
+			h.Write(v[:])
+		}
+	}
+	var v [sha256.Size]byte
+	h.Sum(v[:0])
+	return v
+}
+
+// reads are the units whose declarations uses read: those that declare
+// the names, and with Workflows every unit with a workflow. The other
+// flags read only summaries.
+func (ns *namespace) reads(uses check.Uses) []int {
+	var out []int
+	for _, n := range uses.Names {
+		last := -1
+		for _, r := range ns.byName[n] {
+			if r.u != last {
+				out = append(out, r.u)
+				last = r.u
+			}
+		}
+	}
+	if uses.Workflows {
+		for i, u := range ns.units {
+			if slices.ContainsFunc(u.sum.Decls, func(d declSum) bool { return d.Kind == kindWorkflow }) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// closure is the units start with the units they read, and those these
+// read in turn, by what direct says each read.
+func (ns *namespace) closure(start []int, direct func(i int) check.Uses) []bool {
+	in := make([]bool, len(ns.units))
+	queue := append([]int(nil), start...)
+	for _, i := range start {
+		in[i] = true
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		for _, j := range ns.reads(direct(i)) {
+			if !in[j] {
+				in[j] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	return in
+}
+
+// deps are what unit i depends on: what it read, and what the units it
+// read read in turn (a test reads its workflow's model, which points at
+// the enums its events take), as one check.Uses.
+func (ns *namespace) deps(i int) check.Uses {
+	var out check.Uses
+	names := map[string]bool{}
+	for j, in := range ns.closure([]int{i}, func(k int) check.Uses { return ns.units[k].direct }) {
+		if !in {
+			continue
+		}
+		d := ns.units[j].direct
+		for _, n := range d.Names {
+			names[n] = true
+		}
+		out.AllNames = out.AllNames || d.AllNames
+		out.Principals = out.Principals || d.Principals
+		out.Workflows = out.Workflows || d.Workflows
+		out.Tests = out.Tests || d.Tests
+	}
+	out.Names = make([]string, 0, len(names))
+	for n := range names {
+		out.Names = append(out.Names, n)
+	}
+	sort.Strings(out.Names)
+	return out
+}
