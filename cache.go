@@ -1,16 +1,11 @@
 package wfc
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"path/filepath"
 
-	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
-	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/cache"
 )
 
@@ -66,42 +61,10 @@ func (c *Cache) key(f Source, lower codegen.Options) cache.Key {
 	return cache.NewKey(entryKind).String(c.build).String(f.Name).String(f.Src).String(fmt.Sprintf("%+v", lower)).Sum()
 }
 
-// entry is what the cache keeps of one file.
-type entry struct {
-	Sum     *summary
-	Syntax  []diag.Diagnostic
-	Ignores []diag.Ignore
-	Scopes  *fileScopes
-	Diags   []diag.Diagnostic
-	Lints   []diag.Diagnostic
-	Direct  check.Uses
-	Deps    check.Uses
-	DepsSum [sha256.Size]byte
-}
-
-// load fills u from its entry, if the cache has one.
+// load fills u from its entry, if the cache has one (codec.go); a damaged
+// or foreign entry is a miss.
 func (c *Cache) load(u *unit) {
-	v, ok := c.c.Get(u.key)
-	if !ok {
-		return
+	if v, ok := c.c.Get(u.key); ok {
+		decodeEntry(v, u)
 	}
-	var e entry
-	if gob.NewDecoder(bytes.NewReader(v)).Decode(&e) != nil || e.Sum == nil {
-		return // another format, or damaged: a miss
-	}
-	u.sum, u.syntax, u.ignores, u.scopes = e.Sum, e.Syntax, e.Ignores, e.Scopes
-	u.checked = true
-	u.diags, u.lints = e.Diags, e.Lints
-	u.direct, u.deps, u.depsSum = e.Direct, e.Deps, e.DepsSum
-}
-
-// encodeEntry is u's entry.
-func encodeEntry(u *unit) ([]byte, bool) {
-	var b bytes.Buffer
-	e := entry{Sum: u.sum, Syntax: u.syntax, Ignores: u.ignores, Scopes: u.scopes,
-		Diags: u.diags, Lints: u.lints, Direct: u.direct, Deps: u.deps, DepsSum: u.depsSum}
-	if err := gob.NewEncoder(&b).Encode(&e); err != nil {
-		return nil, false
-	}
-	return b.Bytes(), true
 }

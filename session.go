@@ -2,7 +2,6 @@ package wfc
 
 import (
 	"context"
-	"crypto/sha256"
 	"sync"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -63,11 +62,11 @@ type unit struct {
 	scopes  *fileScopes // for a file with ignore comments
 	stubbed *ast.File
 
-	// Its check, valid while what deps read hashes to depsSum.
+	// Its check, valid while its deps are as they were.
 	checked      bool
 	diags, lints []diag.Diagnostic
-	direct, deps check.Uses
-	depsSum      [sha256.Size]byte
+	direct       check.Uses
+	deps         depSet
 
 	// Its part of the model, when the session makes one.
 	fr        *check.FileResult
@@ -211,7 +210,11 @@ func (s *Session) load(files []Source, model bool) []*unit {
 		u := &unit{name: f.Name, src: f.Src}
 		if s.opt.Cache != nil && !twice {
 			u.key, u.keyed = s.opt.Cache.key(f, s.opt.Lower), true
-			s.opt.Cache.load(u)
+			if !model {
+				// A run that makes the model parses and checks every file
+				// anyway; it only writes the entries, for the others.
+				s.opt.Cache.load(u)
+			}
 		}
 		if model && old != nil && old.file != nil {
 			if nf, ok := reparseDecl(old.file, old.syntax, f.Name, f.Src); ok {
@@ -261,7 +264,7 @@ func (s *Session) stale(us []*unit, ns *namespace, model bool) []bool {
 	all := !s.partialSafe()
 	n := 0
 	for i, u := range us {
-		if all || !u.checked || model && u.fr == nil || ns.depsSum(u.deps) != u.depsSum {
+		if all || !u.checked || model && u.fr == nil || !ns.valid(i, u.deps) {
 			again[i] = true
 			n++
 		}
@@ -407,8 +410,7 @@ func (s *Session) settle(us []*unit, again []bool, ns *namespace) {
 		if !again[i] || !u.checked {
 			continue
 		}
-		u.deps = ns.deps(i)
-		u.depsSum = ns.depsSum(u.deps)
+		u.deps = ns.split(i, ns.deps(i))
 		u.refs = nil
 		seen := map[int]bool{}
 		for _, j := range ns.reads(u.direct) {

@@ -176,6 +176,7 @@ type namespace struct {
 	byName map[string][]declRef
 	values map[string][sha256.Size]byte
 	flags  [4]*[sha256.Size]byte // AllNames, Principals, Workflows, Tests
+	h      hash.Hash             // reused for the values
 }
 
 type declRef struct {
@@ -184,7 +185,11 @@ type declRef struct {
 }
 
 func newNamespace(us []*unit) *namespace {
-	ns := &namespace{units: us, byName: map[string][]declRef{}, values: map[string][sha256.Size]byte{}}
+	n := 0
+	for _, u := range us {
+		n += len(u.sum.Decls)
+	}
+	ns := &namespace{units: us, byName: make(map[string][]declRef, n), values: map[string][sha256.Size]byte{}, h: sha256.New()}
 	for i, u := range us {
 		for j := range u.sum.Decls {
 			d := &u.sum.Decls[j]
@@ -202,7 +207,8 @@ func (ns *namespace) value(name string) [sha256.Size]byte {
 	if v, ok := ns.values[name]; ok {
 		return v
 	}
-	h := sha256.New()
+	h := ns.h
+	h.Reset()
 	for _, r := range ns.byName[name] {
 		ns.ref(h, r)
 	}
@@ -259,8 +265,56 @@ func (ns *namespace) flag(i int) [sha256.Size]byte {
 	return v
 }
 
-// depsSum is the value of everything deps read: a file whose deps have
-// the same sum as when it was checked would be checked the same.
+// depSet is what a file depends on, as kept: the names declared then in
+// the file alone (Own: they mean the same as long as the file's text is
+// the same and no other file declares them, which costs a lookup to tell),
+// and the rest (Ext) with their value then (Sum). A file whose deps are as
+// they were would be checked the same.
+type depSet struct {
+	Own []string
+	Ext check.Uses
+	Sum [sha256.Size]byte
+}
+
+// split makes unit i's depSet of deps.
+func (ns *namespace) split(i int, deps check.Uses) depSet {
+	var ds depSet
+	ds.Ext = deps
+	ds.Ext.Names = nil
+	for _, n := range deps.Names {
+		if ns.onlyIn(n, i) {
+			ds.Own = append(ds.Own, n)
+		} else {
+			ds.Ext.Names = append(ds.Ext.Names, n)
+		}
+	}
+	ds.Sum = ns.depsSum(ds.Ext)
+	return ds
+}
+
+// onlyIn reports whether name is declared, and only in unit i.
+func (ns *namespace) onlyIn(name string, i int) bool {
+	rs := ns.byName[name]
+	for _, r := range rs {
+		if r.u != i {
+			return false
+		}
+	}
+	return len(rs) > 0
+}
+
+// valid reports whether unit i's deps are as they were when it was
+// checked.
+func (ns *namespace) valid(i int, ds depSet) bool {
+	for _, n := range ds.Own {
+		if !ns.onlyIn(n, i) {
+			return false
+		}
+	}
+	return ns.depsSum(ds.Ext) == ds.Sum
+}
+
+// depsSum is the value of everything deps read.
 func (ns *namespace) depsSum(deps check.Uses) [sha256.Size]byte {
 	h := sha256.New()
 	hashInts(h, int64(len(deps.Names)))

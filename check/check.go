@@ -123,7 +123,7 @@ func checkRules(prog *ast.Program, opt Options, rs *ruleSet) *Result {
 		rules:      rs,
 		opt:        opt,
 		prog:       prog,
-		decls:      map[string]ast.Decl{},
+		decls:      make(map[string]ast.Decl, countDecls(prog)),
 		duplicated: map[string]bool{},
 		wfFacts:    map[*ast.Workflow]*wfCtx{},
 		stFacts:    map[*ast.State]*stCtx{},
@@ -158,6 +158,16 @@ func checkRules(prog *ast.Program, opt Options, rs *ruleSet) *Result {
 	c.fileResults()
 	c.res.Diags = c.diags.Items
 	return c.res
+}
+
+// countDecls is how many declarations prog has: the global namespace is
+// made at its size at once.
+func countDecls(prog *ast.Program) int {
+	n := 0
+	for _, f := range prog.Files {
+		n += len(f.Decls)
+	}
+	return n
 }
 
 // workflows checks every workflow, one at a time through both passes: what

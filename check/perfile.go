@@ -58,6 +58,7 @@ type FileResult struct {
 // fileRec is what the checker records about one file while it checks.
 type fileRec struct {
 	file  *ast.File
+	keep  bool // it is checked: what it reads and reports is returned
 	names map[string]struct{}
 	uses  Uses // its flags; Names at the end
 	info  Info
@@ -83,7 +84,7 @@ func (c *checker) enter(f *ast.File) {
 		}
 		r := c.recs[f]
 		if r == nil {
-			r = &fileRec{file: f, names: map[string]struct{}{}}
+			r = &fileRec{file: f, names: map[string]struct{}{}, keep: c.checks(f)}
 			if c.opt.Info {
 				r.info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
 			}
@@ -112,7 +113,7 @@ func (c *checker) dup(name string) bool {
 }
 
 func (c *checker) read(name string) {
-	if c.cur != nil {
+	if c.cur != nil && c.cur.keep {
 		c.cur.names[name] = struct{}{}
 	}
 }
