@@ -45,11 +45,17 @@ func (c *checker) buildTypes() *builder {
 			b.p.Entities = append(b.p.Entities, r.entities...)
 			continue
 		}
+		if !c.checks(f) {
+			// Checked alone, without an earlier model (Options.Only): the
+			// other files' objects are made when first needed (enumOf,
+			// entityOf), most never are.
+			continue
+		}
 		c.enter(f)
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.Enum:
-				b.enum(d)
+				b.p.Enums = append(b.p.Enums, b.newEnum(d))
 			case *ast.Entity:
 				e := &Entity{Decl: d}
 				b.entities[d] = e
@@ -62,26 +68,70 @@ func (c *checker) buildTypes() *builder {
 	// Fields after every type is known.
 	for _, e := range fresh {
 		c.enter(e.Decl.File)
-		fields := make([]Field, len(e.Decl.Fields))
-		for i, f := range e.Decl.Fields {
-			fields[i] = Field{Entity: e, Decl: f, Type: b.typeOf(f.Type)}
-			e.Fields = append(e.Fields, &fields[i])
-			b.def(f.Name, &fields[i])
-		}
-		for _, sec := range e.Decl.Security {
-			for _, r := range sec.Rules {
-				b.securityNames(e, r.When)
-				for _, op := range r.Ops {
-					c.word(op, vocab.KindSecurityOp)
-				}
-			}
-		}
-		b.attrs(e.Decl.Attrs, vocab.EntityAttrs)
-		for _, f := range e.Decl.Fields {
-			b.attrs(f.Attrs, vocab.FieldAttrs)
-		}
+		b.fields(e)
 	}
 	return b
+}
+
+// fields builds an entity's fields and records the words and names of its
+// attributes and security rules.
+func (b *builder) fields(e *Entity) {
+	c := b.c
+	fields := make([]Field, len(e.Decl.Fields))
+	for i, f := range e.Decl.Fields {
+		fields[i] = Field{Entity: e, Decl: f, Type: b.typeOf(f.Type)}
+		e.Fields = append(e.Fields, &fields[i])
+		b.def(f.Name, &fields[i])
+	}
+	for _, sec := range e.Decl.Security {
+		for _, r := range sec.Rules {
+			b.securityNames(e, r.When)
+			for _, op := range r.Ops {
+				c.word(op, vocab.KindSecurityOp)
+			}
+		}
+	}
+	b.attrs(e.Decl.Attrs, vocab.EntityAttrs)
+	for _, f := range e.Decl.Fields {
+		b.attrs(f.Attrs, vocab.FieldAttrs)
+	}
+}
+
+// enumOf is the object of enum d: made on first use when its file is not
+// built (a check of some files alone); nil for an overwhelmed file's.
+func (b *builder) enumOf(d *ast.Enum) *Enum {
+	if d == nil {
+		return nil
+	}
+	if e, ok := b.enums[d]; ok {
+		return e
+	}
+	if d.File == nil || d.File.Overwhelmed {
+		return nil
+	}
+	var e *Enum
+	b.c.within(d.File, func() { e = b.newEnum(d) })
+	return e
+}
+
+// entityOf is enumOf for an entity.
+func (b *builder) entityOf(d *ast.Entity) *Entity {
+	if d == nil {
+		return nil
+	}
+	if e, ok := b.entities[d]; ok {
+		return e
+	}
+	if d.File == nil || d.File.Overwhelmed {
+		return nil
+	}
+	e := &Entity{Decl: d}
+	b.entities[d] = e // before its fields, which may name it
+	b.c.within(d.File, func() {
+		b.def(d.Name, e)
+		b.fields(e)
+	})
+	return e
 }
 
 // securityNames records the names of a security rule's condition that are
@@ -127,10 +177,10 @@ func (b *builder) def(id *ast.Ident, o Object) { b.p.Info.def(id, o) }
 
 func (b *builder) use(id ast.Node, o Object) { b.p.Info.use(id, o) }
 
-func (b *builder) enum(d *ast.Enum) {
+// newEnum makes enum d's object.
+func (b *builder) newEnum(d *ast.Enum) *Enum {
 	e := &Enum{Decl: d}
 	b.enums[d] = e
-	b.p.Enums = append(b.p.Enums, e)
 	b.def(d.Name, e)
 	members := make([]EnumMember, len(d.Members))
 	e.Members = make([]*EnumMember, len(d.Members))
@@ -145,6 +195,7 @@ func (b *builder) enum(d *ast.Enum) {
 			e.byName[m.Ident.Name] = m // the first of duplicates wins
 		}
 	}
+	return e
 }
 
 // smallEnum is the most members an enum looks up by a scan; a larger one
@@ -177,10 +228,10 @@ func (b *builder) typeOf(t *ast.TypeRef) Type {
 	}
 	switch d := b.c.global(t.Name.Name).(type) {
 	case *ast.Enum:
-		ty.Enum = b.enums[d]
+		ty.Enum = b.enumOf(d)
 		b.use(t.Name, ty.Enum)
 	case *ast.Entity:
-		ty.Entity = b.entities[d]
+		ty.Entity = b.entityOf(d)
 		b.use(t.Name, ty.Entity)
 	}
 	return ty
@@ -261,14 +312,17 @@ func (wb *wfBuilder) settings(d *ast.Workflow) {
 			if wc == nil || wc.tracked == nil || wc.tracks != s {
 				continue
 			}
-			w.TrackedEnum = wb.enums[wc.tracked]
+			w.TrackedEnum = wb.enumOf(wc.tracked)
 			sel, _ := ast.Unparen(s.Value).(*ast.Selector)
 			if sel == nil {
 				continue
 			}
 			if n, ok := sel.X.(*ast.Name); ok {
 				if ent, ok := wb.c.global(n.Name).(*ast.Entity); ok {
-					e := wb.entities[ent]
+					e := wb.entityOf(ent)
+					if e == nil {
+						continue // an overwhelmed file's: no object
+					}
 					wb.use(n, e)
 					for _, f := range e.Fields {
 						if f.Decl.Name.Name == sel.Sel.Name {
@@ -356,7 +410,7 @@ func (wb *wfBuilder) state(s *State, byEvent map[string]*Event) {
 		}
 		if wb.wc != nil && d.Kind == ast.Normal {
 			e, param := wb.c.handlerEnum(wb.wc, d, hd)
-			h.Enum, h.EnumParam = wb.enums[e], param
+			h.Enum, h.EnumParam = wb.enumOf(e), param
 		}
 		s.Handlers = append(s.Handlers, h)
 		h.Body = wb.block(s, h.Enum, hd.Body)

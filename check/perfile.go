@@ -264,3 +264,17 @@ func (c *checker) needWorkflows() bool {
 	}
 	return false
 }
+
+// within runs fn with f as the file being checked, then returns to the one
+// that was: the builder makes another file's objects there when a checked
+// file first needs them, so what that reads and records is f's, as in a
+// whole check.
+func (c *checker) within(f *ast.File, fn func()) {
+	file, cur := c.file, c.cur
+	c.enter(f)
+	fn()
+	if cur != nil {
+		c.enter(cur.file)
+	}
+	c.file = file
+}
