@@ -1,6 +1,7 @@
 package wfc
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -58,7 +59,8 @@ const entryKind = "wfc file v1"
 
 // key is the entry of one file's text, as lowered with lower.
 func (c *Cache) key(f Source, lower codegen.Options) cache.Key {
-	return cache.NewKey(entryKind).String(c.build).String(f.Name).String(f.Src).String(fmt.Sprintf("%+v", lower)).Sum()
+	text := sha256.Sum256(bytesOf(f.Src))
+	return cache.NewKey(entryKind).String(c.build).String(f.Name).Bytes(text[:]).String(fmt.Sprintf("%+v", lower)).Sum()
 }
 
 // load fills u from its entry, if the cache has one (codec.go); a damaged

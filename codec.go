@@ -73,8 +73,23 @@ func (e *enc) diags(ds []diag.Diagnostic) {
 	}
 }
 
-func (e *enc) uses(u check.Uses) {
-	e.strs(u.Names)
+// names writes a list of names, each one the file declares as the index
+// of its first declaration (the most of them: a file reads mostly its own
+// names), the others in full.
+func (e *enc) names(xs []string, own map[string]int) {
+	e.uint(uint64(len(xs)))
+	for _, x := range xs {
+		if i, ok := own[x]; ok {
+			e.uint(uint64(i + 1))
+			continue
+		}
+		e.uint(0)
+		e.str(x)
+	}
+}
+
+func (e *enc) uses(u check.Uses, own map[string]int) {
+	e.names(u.Names, own)
 	e.bool(u.AllNames)
 	e.bool(u.Principals)
 	e.bool(u.Workflows)
@@ -133,17 +148,26 @@ func encodeEntry(u *unit) ([]byte, bool) {
 	}
 	e.diags(u.diags)
 	e.diags(u.lints)
-	e.uses(u.direct)
-	e.strs(u.deps.Own)
-	e.uses(u.deps.Ext)
+	own := make(map[string]int, len(s.Decls))
+	for i, d := range s.Decls {
+		if _, ok := own[d.Name]; !ok && d.HasName && d.Kind != kindTest {
+			own[d.Name] = i
+		}
+	}
+	e.uses(u.direct, own)
+	e.names(u.deps.Own, own)
+	e.uses(u.deps.Ext, own)
 	e.bytes(u.deps.Sum[:])
 	return e.b, true
 }
 
 var errCodec = errors.New("wfc: not a cache entry of this version")
 
+// dec reads an entry. Its bytes are copied into one string once, and
+// every string read is a part of it: the hundreds of names an entry holds
+// cost no allocation each.
 type dec struct {
-	b   []byte
+	b   string
 	err error
 }
 
@@ -151,11 +175,11 @@ func (d *dec) fail() {
 	if d.err == nil {
 		d.err = errCodec
 	}
-	d.b = nil
+	d.b = ""
 }
 
 func (d *dec) uint() uint64 {
-	x, n := binary.Uvarint(d.b)
+	x, n := uvarint(d.b)
 	if n <= 0 {
 		d.fail()
 		return 0
@@ -165,13 +189,35 @@ func (d *dec) uint() uint64 {
 }
 
 func (d *dec) int() int64 {
-	x, n := binary.Varint(d.b)
+	ux, n := uvarint(d.b)
 	if n <= 0 {
 		d.fail()
 		return 0
 	}
 	d.b = d.b[n:]
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
+	}
 	return x
+}
+
+// uvarint is binary.Uvarint over a string.
+func uvarint(s string) (uint64, int) {
+	var x uint64
+	var shift uint
+	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
+		c := s[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				return 0, -(i + 1) // overflow
+			}
+			return x | uint64(c)<<shift, i + 1
+		}
+		x |= uint64(c&0x7f) << shift
+		shift += 7
+	}
+	return 0, 0
 }
 
 func (d *dec) i32() int32 {
@@ -198,7 +244,7 @@ func (d *dec) count() int {
 
 func (d *dec) str() string {
 	n := d.count()
-	s := string(d.b[:n])
+	s := d.b[:n]
 	d.b = d.b[n:]
 	return s
 }
@@ -277,8 +323,30 @@ func (d *dec) diags() []diag.Diagnostic {
 	return ds
 }
 
-func (d *dec) uses() check.Uses {
-	return check.Uses{Names: d.strs(), AllNames: d.bool(), Principals: d.bool(), Workflows: d.bool(), Tests: d.bool()}
+// names reads what enc.names wrote, with s the entry's summary.
+func (d *dec) names(s *summary) []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	xs := make([]string, n)
+	for i := range xs {
+		k := d.uint()
+		switch {
+		case k == 0:
+			xs[i] = d.str()
+		case k <= uint64(len(s.Decls)):
+			xs[i] = s.Decls[k-1].Name
+		default:
+			d.fail()
+			return nil
+		}
+	}
+	return xs
+}
+
+func (d *dec) uses(s *summary) check.Uses {
+	return check.Uses{Names: d.names(s), AllNames: d.bool(), Principals: d.bool(), Workflows: d.bool(), Tests: d.bool()}
 }
 
 func (d *dec) ranges() []diag.Range {
@@ -296,7 +364,7 @@ func (d *dec) ranges() []diag.Range {
 // decodeEntry fills u from entry b; false (and u unchanged) if b is not an
 // entry of this format.
 func decodeEntry(b []byte, u *unit) bool {
-	d := &dec{b: b}
+	d := &dec{b: string(b)}
 	if d.uint() != codecVersion {
 		return false
 	}
@@ -340,9 +408,9 @@ func decodeEntry(b []byte, u *unit) bool {
 		scopes = &fileScopes{Decls: d.ranges(), States: d.ranges(), Consumers: d.ranges()}
 	}
 	diags, lints := d.diags(), d.diags()
-	direct := d.uses()
-	own := d.strs()
-	ext := d.uses()
+	direct := d.uses(s)
+	own := d.names(s)
+	ext := d.uses(s)
 	sum := d.hash()
 	if d.err != nil || len(d.b) != 0 {
 		return false

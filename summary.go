@@ -6,6 +6,7 @@ import (
 	"hash"
 	"slices"
 	"sort"
+	"unsafe"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
@@ -120,8 +121,12 @@ func hashString(h hash.Hash, s string) {
 	var n [8]byte
 	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
 	h.Write(n[:])
-	h.Write([]byte(s))
+	h.Write(bytesOf(s))
 }
+
+// bytesOf is s's bytes, not copied: a hash reads them and keeps nothing
+// (converting would copy every file's text once more per run).
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 func hashInts(h hash.Hash, xs ...int64) {
 	var b [8]byte
@@ -138,28 +143,66 @@ func hashInts(h hash.Hash, xs ...int64) {
 // Uses, and theirs in turn) is parsed.
 func (s *summary) stub(name, src string, ignores []diag.Ignore) *ast.File {
 	f := &ast.File{Name: name, Src: src, Range: s.Range, Overwhelmed: s.Overwhelmed, Ignores: ignores}
+	// One allocation per kind of node, not one per node: a run over a
+	// cache makes stubs of every file it does not check.
+	var nEnum, nEntity, nWorkflow, nTest, nAttr int
+	for _, d := range s.Decls {
+		switch d.Kind {
+		case kindEnum:
+			nEnum++
+		case kindEntity:
+			nEntity++
+			nAttr += len(d.Attrs)
+		case kindWorkflow:
+			nWorkflow++
+		case kindTest:
+			nTest++
+		}
+	}
+	idents := make([]ast.Ident, 0, len(s.Decls)+nAttr)
+	enums, entities, workflows, tests := make([]ast.Enum, nEnum), make([]ast.Entity, nEntity), make([]ast.Workflow, nWorkflow), make([]ast.Test, nTest)
+	attrs := make([]ast.Attr, nAttr)
+	ptrs := make([]*ast.Attr, nAttr)
+	lits := make([]ast.StringLit, nTest)
 	ident := func(has bool, n string, r diag.Range) *ast.Ident {
 		if !has {
 			return nil
 		}
-		return &ast.Ident{Name: n, Range: r}
+		idents = append(idents, ast.Ident{Name: n, Range: r})
+		return &idents[len(idents)-1]
 	}
+	f.Decls = make([]ast.Decl, 0, len(s.Decls))
 	for _, d := range s.Decls {
 		switch d.Kind {
 		case kindEnum:
-			f.Decls = append(f.Decls, &ast.Enum{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)})
+			e := &enums[0]
+			enums = enums[1:]
+			*e = ast.Enum{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)}
+			f.Decls = append(f.Decls, e)
 		case kindEntity:
-			e := &ast.Entity{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)}
-			for _, a := range d.Attrs {
-				e.Attrs = append(e.Attrs, &ast.Attr{Range: a.At, Name: ident(a.HasName, a.Name, a.NameAt), HasArgs: a.HasArgs})
+			e := &entities[0]
+			entities = entities[1:]
+			*e = ast.Entity{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)}
+			if len(d.Attrs) > 0 {
+				e.Attrs, ptrs = ptrs[:len(d.Attrs):len(d.Attrs)], ptrs[len(d.Attrs):]
+				for i, a := range d.Attrs {
+					attrs[0] = ast.Attr{Range: a.At, Name: ident(a.HasName, a.Name, a.NameAt), HasArgs: a.HasArgs}
+					e.Attrs[i], attrs = &attrs[0], attrs[1:]
+				}
 			}
 			f.Decls = append(f.Decls, e)
 		case kindWorkflow:
-			f.Decls = append(f.Decls, &ast.Workflow{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)})
+			w := &workflows[0]
+			workflows = workflows[1:]
+			*w = ast.Workflow{Range: d.Range, File: f, Name: ident(d.HasName, d.Name, d.NameAt)}
+			f.Decls = append(f.Decls, w)
 		case kindTest:
-			t := &ast.Test{Range: d.Range, File: f, Keyword: d.Keyword}
+			t := &tests[0]
+			tests = tests[1:]
+			*t = ast.Test{Range: d.Range, File: f, Keyword: d.Keyword}
 			if d.HasName {
-				t.Name = &ast.StringLit{Range: d.NameAt, Value: d.Name}
+				lits[0] = ast.StringLit{Range: d.NameAt, Value: d.Name}
+				t.Name, lits = &lits[0], lits[1:]
 			}
 			f.Decls = append(f.Decls, t)
 		}
