@@ -107,7 +107,7 @@ func (e *enc) ranges(rs []diag.Range) {
 func encodeEntry(u *unit) ([]byte, bool) {
 	e := &enc{b: make([]byte, 0, 4096)}
 	e.uint(codecVersion)
-	s := u.sum
+	s := u.summary()
 	e.bool(s.Overwhelmed)
 	e.rng(s.Range)
 	e.uint(uint64(len(s.Decls)))
@@ -415,7 +415,7 @@ func decodeEntry(b []byte, u *unit) bool {
 	if d.err != nil || len(d.b) != 0 {
 		return false
 	}
-	u.sum, u.syntax, u.ignores, u.scopes = s, syntax, ignores, scopes
+	u.sum, u.cached, u.syntax, u.ignores, u.scopes = s, true, syntax, ignores, scopes
 	u.checked, u.diags, u.lints, u.direct = true, diags, lints, direct
 	u.deps = depSet{Own: own, Ext: ext, Sum: sum}
 	return true

@@ -2,6 +2,7 @@ package wfc
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -36,6 +37,9 @@ type Session struct {
 	// order.
 	model   *check.Program
 	modelOf []*ast.File
+	// once: the session runs once (the package's Run), so nothing is kept
+	// for a later run.
+	once bool
 	// partialSafe says whether the checker's rules allow checking files
 	// apart (check.PartialRecheckSafe, read from the rules' declared
 	// scopes); a test puts a program-wide rule in its place.
@@ -47,6 +51,12 @@ func NewSession(opt Options) *Session {
 	return &Session{opt: opt, units: map[string]*unit{}, partialSafe: check.PartialRecheckSafe}
 }
 
+// minCached is the size below which a file is not cached: reading or
+// writing its entry would cost more than parsing and checking it (a file
+// of one short workflow; a program of 100,000 of them would otherwise
+// write 100,000 entries).
+var minCached = 256 // a variable for the tests (export_test.go)
+
 // unit is what the session knows of one file. A unit is never changed
 // once a run has finished with it: a run that learns more makes a new one.
 type unit struct {
@@ -54,8 +64,10 @@ type unit struct {
 	key       cache.Key // its cache entry's key (with Options.Cache)
 	keyed     bool
 
-	// Its parse. file is nil for a file known from the cache alone.
+	// Its parse. file is nil for a file known from the cache alone (then
+	// cached is set); sum is made from file when first asked (summary).
 	file    *ast.File
+	cached  bool
 	syntax  []diag.Diagnostic
 	sum     *summary
 	ignores []diag.Ignore
@@ -78,11 +90,19 @@ func (u *unit) clone() *unit { v := *u; return &v }
 
 // parsed records u's parse.
 func (u *unit) parsed(f *ast.File, syntax []diag.Diagnostic) {
-	u.file, u.syntax, u.sum = f, syntax, summarize(f)
+	u.file, u.syntax, u.sum = f, syntax, nil
 	u.ignores, u.scopes, u.stubbed = f.Ignores, nil, nil
 	if len(f.Ignores) > 0 {
 		u.scopes = scopesOf(f)
 	}
+}
+
+// summary is what u declares for the others.
+func (u *unit) summary() *summary {
+	if u.sum == nil {
+		u.sum = summarize(u.file)
+	}
+	return u.sum
 }
 
 // stub is u's file for a check that does not look inside it.
@@ -91,7 +111,7 @@ func (u *unit) stub() *ast.File {
 		return u.file
 	}
 	if u.stubbed == nil {
-		u.stubbed = u.sum.stub(u.name, u.src, u.ignores)
+		u.stubbed = u.summary().stub(u.name, u.src, u.ignores)
 	}
 	return u.stubbed
 }
@@ -106,6 +126,9 @@ func (s *Session) Run(ctx context.Context, files []Source) *Result {
 		return r
 	}
 	model := !s.opt.DiagnosticsOnly || s.opt.Export != nil
+	if s.once && !s.cacheable(files) {
+		return s.whole(ctx, files, r, model)
+	}
 	us := s.load(files, model)
 	if r.Err = ctx.Err(); r.Err != nil {
 		// The parses are good whatever happens next: keep them, so that a
@@ -160,7 +183,11 @@ func (s *Session) Run(ctx context.Context, files []Source) *Result {
 			}
 		}
 	}
-	r.Diagnostics = finish(us, ds, r.Sources, s.opt.Settings, exported)
+	ends := make([]fileEnd, len(us))
+	for i, u := range us {
+		ends[i] = fileEnd{name: u.name, ignores: u.ignores, scopes: u.scopes}
+	}
+	r.Diagnostics = finish(ends, ds, r.Sources, s.opt.Settings, exported)
 	s.keep(us)
 	r.Err = ctx.Err()
 	return r
@@ -174,6 +201,64 @@ func count(bs []bool) int {
 		}
 	}
 	return n
+}
+
+// cacheable reports whether some file's results may be read from or kept
+// in the cache.
+func (s *Session) cacheable(files []Source) bool {
+	if s.opt.Cache == nil {
+		return false
+	}
+	for _, f := range files {
+		if len(f.Src) >= minCached && (s.opt.CacheFile == nil || s.opt.CacheFile(f.Name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// whole is a run that keeps nothing for another (the package's Run, with
+// no cache to read or write): one parse and one check of the whole
+// program, with no units, summaries, deps or results by file — so a
+// program of 100,000 small files costs what it did before sessions. A
+// session's runs must give what it gives (TestSessionAsRun compares them).
+func (s *Session) whole(ctx context.Context, files []Source, r *Result, model bool) *Result {
+	prog, ds := parser.Parse(files, parser.Options{Workers: s.opt.Workers})
+	if r.Err = ctx.Err(); r.Err != nil {
+		return r
+	}
+	res := check.CheckWith(prog, check.Options{Info: s.opt.Info})
+	ds = append(ds, res.Diags...)
+	schedules, lints := Lower(res, s.opt.Lower)
+	ds = append(ds, lints...)
+	exported := false
+	if model {
+		r.Program, r.Checked, r.Schedules = prog, res, schedules
+		if s.opt.Info {
+			r.info = make(map[string]*check.Info, len(files))
+			for _, f := range files {
+				r.info[f.Name] = &res.Program.Info
+			}
+		}
+		if s.opt.Export != nil {
+			if errs, _ := diag.Counts(ds); errs == 0 {
+				ds = append(ds, s.opt.Export(schedules)...)
+				exported = true
+			}
+		}
+	}
+	res = nil // done with the model unless kept
+	ends := make([]fileEnd, len(prog.Files))
+	for i, f := range prog.Files {
+		ends[i] = fileEnd{name: f.Name, ignores: f.Ignores}
+		if len(f.Ignores) > 0 {
+			ends[i].scopes = scopesOf(f)
+		}
+		r.Rechecked = append(r.Rechecked, f.Name)
+	}
+	r.Diagnostics = finish(ends, ds, r.Sources, s.opt.Settings, exported)
+	r.Err = ctx.Err()
+	return r
 }
 
 // keep makes us the session's units. The model stays the last one made:
@@ -208,7 +293,7 @@ func (s *Session) load(files []Source, model bool) []*unit {
 			continue
 		}
 		u := &unit{name: f.Name, src: f.Src}
-		if s.opt.Cache != nil && !twice {
+		if s.opt.Cache != nil && !twice && len(f.Src) >= minCached {
 			u.key, u.keyed = s.opt.Cache.key(f, s.opt.Lower), true
 			if !model {
 				// A run that makes the model parses and checks every file
@@ -221,7 +306,7 @@ func (s *Session) load(files []Source, model bool) []*unit {
 				u.parsed(nf, nil)
 			}
 		}
-		if u.file == nil && (model || u.sum == nil) {
+		if u.file == nil && (model || !u.cached) {
 			todo = append(todo, i)
 		}
 		us[i] = u
@@ -246,7 +331,7 @@ func (s *Session) parse(us []*unit, todo []int) {
 	}
 	for k, i := range todo {
 		f := prog.Files[k]
-		if u := us[i]; u.sum != nil && u.file == nil {
+		if u := us[i]; u.cached && u.file == nil {
 			// Known from the cache or an earlier run: the parse adds the
 			// tree, which is what the summary was made of.
 			u.file, u.stubbed = f, nil
@@ -348,11 +433,12 @@ func (s *Session) checkAlone(us []*unit, again []bool, ns *namespace) {
 	}
 	for {
 		var todo []int
-		for i, in := range ns.closure(start, direct) {
-			if in && us[i].file == nil {
+		for _, i := range ns.closure(start, direct) {
+			if us[i].file == nil {
 				todo = append(todo, i)
 			}
 		}
+		slices.Sort(todo)
 		if len(todo) == 0 && len(fresh) > 0 {
 			return // nothing checked read a stub: the last check stands
 		}

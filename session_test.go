@@ -277,8 +277,10 @@ func schedules(r *wfc.Result) []string {
 	return out
 }
 
-// names is what each file's Info says: every name's object, by where the
-// object is declared, so two runs' models can be compared.
+// names is what each file's Info says of the file's own nodes: every
+// name's object, by where the object is declared, so two runs' models can
+// be compared (a one-time Run's Info is the whole program's, shared by
+// its files; a session's is each file's own).
 func names(r *wfc.Result) []string {
 	var out []string
 	for _, f := range r.Program.Files {
@@ -287,14 +289,28 @@ func names(r *wfc.Result) []string {
 			out = append(out, f.Name+": no info")
 			continue
 		}
-		for id, o := range in.Defs {
-			out = append(out, fmt.Sprintf("%s:%d def %s", f.Name, id.Range.Start.Offset, where(o)))
-		}
-		for n, o := range in.Uses {
-			out = append(out, fmt.Sprintf("%s:%d use %s", f.Name, n.Pos().Offset, where(o)))
-		}
+		idents := map[*ast.Ident]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Ident:
+				idents[n] = true
+				if o, ok := in.Defs[n]; ok {
+					out = append(out, fmt.Sprintf("%s:%d def %s", f.Name, n.Range.Start.Offset, where(o)))
+				}
+				if o, ok := in.Uses[n]; ok {
+					out = append(out, fmt.Sprintf("%s:%d use %s", f.Name, n.Range.Start.Offset, where(o)))
+				}
+			case *ast.Name, *ast.StringLit:
+				if o, ok := in.Uses[n]; ok {
+					out = append(out, fmt.Sprintf("%s:%d use %s", f.Name, n.Pos().Offset, where(o)))
+				}
+			}
+			return true
+		})
 		for _, w := range in.Words {
-			out = append(out, fmt.Sprintf("%s:%d word %s", f.Name, w.Ident.Range.Start.Offset, w.Builtin.Word.Name))
+			if idents[w.Ident] {
+				out = append(out, fmt.Sprintf("%s:%d word %s", f.Name, w.Ident.Range.Start.Offset, w.Builtin.Word.Name))
+			}
 		}
 	}
 	sort.Strings(out)
@@ -407,6 +423,7 @@ func modelClosed(t *testing.T, r *wfc.Result, what string) {
 // byte for byte; the model session's tables and names are a cold run's
 // too, and its model never points outside itself.
 func TestSessionAsRun(t *testing.T) {
+	defer wfc.CacheEverything()()
 	progs := sessionPrograms(t)
 	steps := 10
 	if testing.Short() {
@@ -469,6 +486,12 @@ func TestSessionRechecks(t *testing.T) {
 		{Name: "b.wf", Src: "entity Job { Stage Stage; }\nworkflow W {\n  Tracks = Job.Stage;\n  Initial = Open;\n  event E(Verdict v);\n  state Open { subscribe E(Verdict v); on E(Verdict v) { Ok { goto Done; } No { goto Done; } } }\n  terminal Done { }\n}\n"},
 		{Name: "c_test.wf", Src: "test \"t\" { Workflow = W; Send(E(Ok)); Expect.End(Done); }\n"},
 		{Name: "d.wf", Src: "workflow Other {\n  Initial = A;\n  event Go();\n  state A { subscribe Go(); on Go { goto B; } }\n  terminal B { }\n}\n"},
+	}
+	// Files under a few hundred bytes are not worth an entry: these are
+	// made long enough for one.
+	pad := "// " + strings.Repeat("padding ", 40) + "\n"
+	for i := range base {
+		base[i].Src = pad + base[i].Src
 	}
 	for _, tc := range []struct {
 		name     string

@@ -230,11 +230,11 @@ type declRef struct {
 func newNamespace(us []*unit) *namespace {
 	n := 0
 	for _, u := range us {
-		n += len(u.sum.Decls)
+		n += len(u.summary().Decls)
 	}
 	ns := &namespace{units: us, byName: make(map[string][]declRef, n), values: map[string][sha256.Size]byte{}, h: sha256.New()}
 	for i, u := range us {
-		for j := range u.sum.Decls {
+		for j := range u.summary().Decls {
 			d := &u.sum.Decls[j]
 			if d.Kind != kindTest && d.HasName {
 				ns.byName[d.Name] = append(ns.byName[d.Name], declRef{i, j})
@@ -403,24 +403,25 @@ func (ns *namespace) reads(uses check.Uses) []int {
 }
 
 // closure is the units start with the units they read, and those these
-// read in turn, by what direct says each read.
-func (ns *namespace) closure(start []int, direct func(i int) check.Uses) []bool {
-	in := make([]bool, len(ns.units))
-	queue := append([]int(nil), start...)
+// read in turn, by what direct says each read; in the order found.
+func (ns *namespace) closure(start []int, direct func(i int) check.Uses) []int {
+	in := make(map[int]bool, len(start))
+	out := make([]int, 0, len(start))
 	for _, i := range start {
-		in[i] = true
+		if !in[i] {
+			in[i] = true
+			out = append(out, i)
+		}
 	}
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
-		for _, j := range ns.reads(direct(i)) {
+	for k := 0; k < len(out); k++ {
+		for _, j := range ns.reads(direct(out[k])) {
 			if !in[j] {
 				in[j] = true
-				queue = append(queue, j)
+				out = append(out, j)
 			}
 		}
 	}
-	return in
+	return out
 }
 
 // deps are what unit i depends on: what it read, and what the units it
@@ -429,10 +430,7 @@ func (ns *namespace) closure(start []int, direct func(i int) check.Uses) []bool 
 func (ns *namespace) deps(i int) check.Uses {
 	var out check.Uses
 	names := map[string]bool{}
-	for j, in := range ns.closure([]int{i}, func(k int) check.Uses { return ns.units[k].direct }) {
-		if !in {
-			continue
-		}
+	for _, j := range ns.closure([]int{i}, func(k int) check.Uses { return ns.units[k].direct }) {
 		d := ns.units[j].direct
 		for _, n := range d.Names {
 			names[n] = true

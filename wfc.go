@@ -115,8 +115,10 @@ type Result struct {
 }
 
 // Info is the names of file (with Options.Info): the object each defines or
-// uses, and the words of the language it spells. It is nil for a file not
-// in the program, or without Options.Info.
+// uses, and the words of the language it spells. A Session's is the file's
+// own; a one-time Run's is the whole program's, which every file shares
+// (look a node of the file up in it). It is nil for a file not in the
+// program, or without Options.Info.
 func (r *Result) Info(file string) *check.Info {
 	if r.info == nil {
 		return nil
@@ -127,7 +129,9 @@ func (r *Result) Info(file string) *check.Info {
 // Run parses, checks, lints and lowers files as one program: a Session's
 // first run.
 func Run(ctx context.Context, files []Source, opt Options) *Result {
-	return NewSession(opt).Run(ctx, files)
+	s := NewSession(opt)
+	s.once = true
+	return s.Run(ctx, files)
 }
 
 // Lower lowers a checked program's policy consumers into schedule tables
@@ -141,6 +145,13 @@ func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []d
 	return schedules, lints
 }
 
+// fileEnd is what finishing needs of a file besides its diagnostics.
+type fileEnd struct {
+	name    string
+	ignores []diag.Ignore
+	scopes  *fileScopes
+}
+
 // finish turns a program's raw diagnostics (syntax, checker, lints, the
 // backend's) into what Run reports, file by file: ignore comments applied
 // (with WF317 for stale ones), project settings applied, sorted by
@@ -148,11 +159,17 @@ func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []d
 // code (then one that counts the rest); the files in the program's order.
 // Each file's part depends on its own diagnostics and comments alone, so
 // a file's can come from a cache.
-func finish(us []*unit, ds []diag.Diagnostic, sources diag.Sources, settings func(string) diag.Settings, exported bool) []diag.Diagnostic {
+func finish(us []fileEnd, ds []diag.Diagnostic, sources diag.Sources, settings func(string) diag.Settings, exported bool) []diag.Diagnostic {
 	at := make(map[string]int, len(us))
+	var again map[string][]diag.Ignore // a name given twice: the ignores of the later ones
 	for i, u := range us {
 		if _, ok := at[u.name]; !ok {
 			at[u.name] = i
+		} else if len(u.ignores) > 0 {
+			if again == nil {
+				again = map[string][]diag.Ignore{}
+			}
+			again[u.name] = append(again[u.name], u.ignores...)
 		}
 	}
 	byFile := make([][]diag.Diagnostic, len(us)+1)
@@ -174,10 +191,8 @@ func finish(us []*unit, ds []diag.Diagnostic, sources diag.Sources, settings fun
 				continue // a name given twice: its diagnostics are with the first
 			}
 			name, ignores, scopes = u.name, u.ignores, u.scopes
-			for j := i + 1; j < len(us); j++ {
-				if us[j].name == name {
-					ignores = append(append([]diag.Ignore(nil), ignores...), us[j].ignores...)
-				}
+			if more := again[name]; len(more) > 0 {
+				ignores = append(append([]diag.Ignore(nil), ignores...), more...)
 			}
 		}
 		if len(fds) == 0 && len(ignores) == 0 {

@@ -22,7 +22,22 @@ type builder struct {
 // workflows are added one by one (builder.workflow), each after the first
 // pass over it.
 func (c *checker) buildTypes() *builder {
-	b := &builder{c: c, p: &Program{}, enums: map[*ast.Enum]*Enum{}, entities: map[*ast.Entity]*Entity{}}
+	var nEnum, nEntity int // the objects made or kept here
+	for _, f := range c.prog.Files {
+		if !c.checks(f) && c.opt.Reuse == nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			switch d.(type) {
+			case *ast.Enum:
+				nEnum++
+			case *ast.Entity:
+				nEntity++
+			}
+		}
+	}
+	b := &builder{c: c, p: &Program{Enums: make([]*Enum, 0, nEnum), Entities: make([]*Entity, 0, nEntity)},
+		enums: make(map[*ast.Enum]*Enum, nEnum), entities: make(map[*ast.Entity]*Entity, nEntity)}
 	c.model = b.p
 	if c.opt.Info && !c.perFile() {
 		b.p.Info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}

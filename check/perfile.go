@@ -84,8 +84,11 @@ func (c *checker) enter(f *ast.File) {
 		}
 		r := c.recs[f]
 		if r == nil {
-			r = &fileRec{file: f, names: map[string]struct{}{}, keep: c.checks(f)}
-			if c.opt.Info {
+			r = &fileRec{file: f, keep: c.checks(f)}
+			if r.keep {
+				r.names = map[string]struct{}{}
+			}
+			if c.opt.Info && r.keep {
 				r.info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
 			}
 			c.recs[f] = r

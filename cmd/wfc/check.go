@@ -94,12 +94,14 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 		stdout = rec
 	}
 	defer limitMemory(l)()
-	var fc *wfc.Cache
-	if !f.fix {
-		fc = openFileCache(f.noCache)
+	var a *analysis
+	var sess *wfc.Session
+	if f.fix {
+		sess = diagnosticsSession(l, nil, f.stdinName)
+		a = analysisOf(sess.Run(context.Background(), l.sources))
+	} else {
+		a = analysisOf(wfc.Run(context.Background(), l.sources, checkOptions(l, openFileCache(f.noCache), f.stdinName)))
 	}
-	sess := diagnosticsSession(l, fc, f.stdinName)
-	a := analysisOf(sess.Run(context.Background(), l.sources))
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	if f.fix {
 		if a, err = fixFiles(l, sess, a, f, w, stderr, osFS); err != nil {

@@ -421,19 +421,23 @@ func analysisOf(r *wfc.Result) *analysis {
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
 }
 
-// diagnosticsSession is `wfc check`'s driver session: it reads only the
+// checkOptions are `wfc check`'s driver options: it reads only the
 // diagnostics (the tables cut at codegen.SummaryRows, as analyzeSummary's),
-// so a file whose result the session or the cache holds is neither parsed
-// nor checked again — across the runs of --fix, and, with c, across runs
-// of wfc (standard input is never kept).
-func diagnosticsSession(l *loaded, c *wfc.Cache, stdinName string) *wfc.Session {
+// so a file whose result the cache (c, if not nil) or the session holds is
+// neither parsed nor checked again; standard input is never kept.
+func checkOptions(l *loaded, c *wfc.Cache, stdinName string) wfc.Options {
 	opt := wfc.Options{Settings: l.settings, Sources: l.bytes, Lower: codegen.Options{MaxRows: codegen.SummaryRows}, DiagnosticsOnly: true, Cache: c}
 	if c != nil && l.fromStdin {
 		opt.CacheFile = func(file string) bool { return file != stdinName }
 	}
-	return wfc.NewSession(opt)
+	return opt
 }
 
+// diagnosticsSession is a session with checkOptions, for the runs of
+// --fix: each checks again only the files fixed and what reads them.
+func diagnosticsSession(l *loaded, c *wfc.Cache, stdinName string) *wfc.Session {
+	return wfc.NewSession(checkOptions(l, c, stdinName))
+}
 // goPattern reports whether path is a Go package pattern (`./...`,
 // `dir/...`) and the directory it means.
 func goPattern(path string) (string, bool) {
