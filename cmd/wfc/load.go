@@ -438,6 +438,7 @@ func checkOptions(l *loaded, c *wfc.Cache, stdinName string) wfc.Options {
 func diagnosticsSession(l *loaded, c *wfc.Cache, stdinName string) *wfc.Session {
 	return wfc.NewSession(checkOptions(l, c, stdinName))
 }
+
 // goPattern reports whether path is a Go package pattern (`./...`,
 // `dir/...`) and the directory it means.
 func goPattern(path string) (string, bool) {
