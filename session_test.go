@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -547,5 +548,61 @@ func TestSessionRechecks(t *testing.T) {
 				t.Errorf("the model session, nothing changed, checked %v again", r.Rechecked)
 			}
 		})
+	}
+}
+
+// allocated is the bytes f allocates.
+func allocated(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// TestSessionLinear: a session's work grows with the number of files as
+// the files do, counted in bytes allocated (a count the machine's load
+// cannot change): its first run, a run after one file changed, and a new
+// process's run over a cache, on n and 4n files that read a shared file.
+// Quadratic work (a closure per file over every file, say) grows 16×.
+func TestSessionLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks 4,000 files")
+	}
+	defer wfc.CacheEverything()()
+	files := func(n int) []parser.Source {
+		out := []parser.Source{{Name: "shared.wf", Src: "enum Stage { Open, Done }\nentity Job { Stage S; }\n"}}
+		for i := range n {
+			out = append(out, parser.Source{Name: fmt.Sprintf("w%05d.wf", i),
+				Src: fmt.Sprintf("workflow W%d { Tracks = Job.S; Initial = Open; event Go(Stage s); state Open { subscribe Go(Stage s); on Go { goto Done; } } terminal Done { } }\n", i)})
+		}
+		return out
+	}
+	measure := func(n int) (first, edit, process uint64) {
+		fs := files(n)
+		ctx := context.Background()
+		cache, err := wfc.OpenCache(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := wfc.NewSession(wfc.Options{Info: true})
+		first = allocated(func() { s.Run(ctx, fs) })
+		wfc.NewSession(wfc.Options{DiagnosticsOnly: true, Cache: cache}).Run(ctx, fs)
+		fs[n/2].Src = strings.Replace(fs[n/2].Src, "goto Done;", "goto  Done;", 1)
+		edit = allocated(func() { s.Run(ctx, fs) })
+		process = allocated(func() { wfc.NewSession(wfc.Options{DiagnosticsOnly: true, Cache: cache}).Run(ctx, fs) })
+		return
+	}
+	f1, e1, p1 := measure(1000)
+	f4, e4, p4 := measure(4000)
+	for _, c := range []struct {
+		what   string
+		n, n4x uint64
+	}{{"first run", f1, f4}, {"a run after an edit", e1, e4}, {"a process over the cache", p1, p4}} {
+		ratio := float64(c.n4x) / float64(c.n)
+		t.Logf("%s: %d → %d bytes, %.1f×", c.what, c.n, c.n4x, ratio)
+		if ratio > 6 {
+			t.Errorf("%s allocates %.1f× as much for 4× the files: not linear", c.what, ratio)
+		}
 	}
 }
