@@ -57,16 +57,17 @@ func (c *Cache) Dir() string { return c.c.Dir() }
 // changes meaning.
 const entryKind = "wfc file v1"
 
-// key is the entry of one file's text, as lowered with lower.
-func (c *Cache) key(f Source, lower codegen.Options) cache.Key {
-	text := sha256.Sum256(bytesOf(f.Src))
-	return cache.NewKey(entryKind).String(c.build).String(f.Name).Bytes(text[:]).String(fmt.Sprintf("%+v", lower)).Sum()
+// key is the entry of the file the cache names name, with text src, as
+// lowered with lower.
+func (c *Cache) key(name, src string, lower codegen.Options) cache.Key {
+	text := sha256.Sum256(bytesOf(src))
+	return cache.NewKey(entryKind).String(c.build).String(name).Bytes(text[:]).String(fmt.Sprintf("%+v", lower)).Sum()
 }
 
 // load fills u from its entry, if the cache has one (codec.go); a damaged
 // or foreign entry is a miss.
-func (c *Cache) load(u *unit) {
+func (c *Cache) load(u *unit, name func(string) string) {
 	if v, ok := c.c.Get(u.key); ok {
-		decodeEntry(v, u)
+		decodeEntry(v, u, name)
 	}
 }

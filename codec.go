@@ -19,7 +19,14 @@ import (
 // codecVersion starts every entry; change it when the format changes.
 const codecVersion = 1
 
-type enc struct{ b []byte }
+// enc writes an entry. File names are written as the cache names them
+// (file: an absolute path), so that the command line, which names a file
+// as it was given, and the language server, which names it by its path,
+// read each other's entries.
+type enc struct {
+	b    []byte
+	file func(string) string
+}
 
 func (e *enc) uint(x uint64)  { e.b = binary.AppendUvarint(e.b, x) }
 func (e *enc) int(x int64)    { e.b = binary.AppendVarint(e.b, x) }
@@ -45,7 +52,7 @@ func (e *enc) strs(xs []string) {
 func (e *enc) diags(ds []diag.Diagnostic) {
 	e.uint(uint64(len(ds)))
 	for _, d := range ds {
-		e.str(d.File)
+		e.str(e.file(d.File))
 		e.int(int64(d.Severity))
 		e.str(string(d.Code))
 		e.str(d.Message)
@@ -53,7 +60,7 @@ func (e *enc) diags(ds []diag.Diagnostic) {
 		e.bool(d.Related != nil)
 		e.uint(uint64(len(d.Related)))
 		for _, r := range d.Related {
-			e.str(r.File)
+			e.str(e.file(r.File))
 			e.rng(r.Range)
 			e.str(r.Message)
 		}
@@ -65,7 +72,7 @@ func (e *enc) diags(ds []diag.Diagnostic) {
 			e.bool(f.Edits != nil)
 			e.uint(uint64(len(f.Edits)))
 			for _, ed := range f.Edits {
-				e.str(ed.File)
+				e.str(e.file(ed.File))
 				e.rng(ed.Range)
 				e.str(ed.NewText)
 			}
@@ -103,9 +110,10 @@ func (e *enc) ranges(rs []diag.Range) {
 	}
 }
 
-// encodeEntry is u's entry.
-func encodeEntry(u *unit) ([]byte, bool) {
-	e := &enc{b: make([]byte, 0, 4096)}
+// encodeEntry is u's entry; file names a file of the program as the cache
+// does.
+func encodeEntry(u *unit, file func(string) string) ([]byte, bool) {
+	e := &enc{b: make([]byte, 0, 4096), file: file}
 	e.uint(codecVersion)
 	s := u.summary()
 	e.bool(s.Overwhelmed)
@@ -131,7 +139,7 @@ func encodeEntry(u *unit) ([]byte, bool) {
 	e.diags(u.syntax)
 	e.uint(uint64(len(u.ignores)))
 	for _, ig := range u.ignores {
-		e.str(ig.File)
+		e.str(e.file(ig.File))
 		e.rng(ig.Range)
 		e.uint(uint64(len(ig.Codes)))
 		for _, c := range ig.Codes {
@@ -167,8 +175,9 @@ var errCodec = errors.New("wfc: not a cache entry of this version")
 // every string read is a part of it: the hundreds of names an entry holds
 // cost no allocation each.
 type dec struct {
-	b   string
-	err error
+	b    string
+	err  error
+	file func(string) string // the run's name of a file named as the cache names it
 }
 
 func (d *dec) fail() {
@@ -285,7 +294,7 @@ func (d *dec) diags() []diag.Diagnostic {
 	ds := make([]diag.Diagnostic, n)
 	for i := range ds {
 		g := &ds[i]
-		g.File = d.str()
+		g.File = d.file(d.str())
 		g.Severity = diag.Severity(d.int())
 		g.Code = diag.ID(d.str())
 		g.Message = d.str()
@@ -296,7 +305,7 @@ func (d *dec) diags() []diag.Diagnostic {
 			d.count()
 		}
 		for j := range g.Related {
-			g.Related[j] = diag.Related{File: d.str(), Range: d.rng(), Message: d.str()}
+			g.Related[j] = diag.Related{File: d.file(d.str()), Range: d.rng(), Message: d.str()}
 		}
 		if d.bool() {
 			g.Fixes = make([]diag.Fix, d.count())
@@ -313,7 +322,7 @@ func (d *dec) diags() []diag.Diagnostic {
 				d.count()
 			}
 			for k := range f.Edits {
-				f.Edits[k] = diag.Edit{File: d.str(), Range: d.rng(), NewText: d.str()}
+				f.Edits[k] = diag.Edit{File: d.file(d.str()), Range: d.rng(), NewText: d.str()}
 			}
 		}
 		if d.err != nil {
@@ -362,9 +371,9 @@ func (d *dec) ranges() []diag.Range {
 }
 
 // decodeEntry fills u from entry b; false (and u unchanged) if b is not an
-// entry of this format.
-func decodeEntry(b []byte, u *unit) bool {
-	d := &dec{b: string(b)}
+// entry of this format. file is encodeEntry's inverse.
+func decodeEntry(b []byte, u *unit, file func(string) string) bool {
+	d := &dec{b: string(b), file: file}
 	if d.uint() != codecVersion {
 		return false
 	}
@@ -393,7 +402,7 @@ func decodeEntry(b []byte, u *unit) bool {
 		ignores = make([]diag.Ignore, n)
 		for i := range ignores {
 			ig := &ignores[i]
-			ig.File, ig.Range = d.str(), d.rng()
+			ig.File, ig.Range = d.file(d.str()), d.rng()
 			if k := d.count(); k > 0 {
 				ig.Codes = make([]diag.ID, k)
 				for j := range ig.Codes {

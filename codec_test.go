@@ -31,16 +31,18 @@ func entryUnits(t testing.TB) []*unit {
 	return out
 }
 
+func same(s string) string { return s }
+
 // TestCodecRoundTrip: what the cache keeps of a file reads back as it was
 // written, nil slices and empty ones apart (JSON prints them differently).
 func TestCodecRoundTrip(t *testing.T) {
 	for _, u := range entryUnits(t) {
-		b, ok := encodeEntry(u)
+		b, ok := encodeEntry(u, same)
 		if !ok {
 			t.Fatalf("%s: not encoded", u.name)
 		}
 		var got unit
-		if !decodeEntry(b, &got) {
+		if !decodeEntry(b, &got, same) {
 			t.Fatalf("%s: not decoded", u.name)
 		}
 		for _, c := range []struct {
@@ -59,7 +61,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		// that reads without panicking).
 		for _, n := range []int{0, 1, len(b) / 2, len(b) - 1} {
 			var v unit
-			if decodeEntry(b[:n], &v) {
+			if decodeEntry(b[:n], &v, same) {
 				t.Errorf("%s: %d of %d bytes decoded", u.name, n, len(b))
 			}
 		}
@@ -71,21 +73,21 @@ func TestCodecRoundTrip(t *testing.T) {
 func FuzzDecodeEntry(f *testing.F) {
 	for i, u := range entryUnits(f) {
 		if i%10 == 0 {
-			b, _ := encodeEntry(u)
+			b, _ := encodeEntry(u, same)
 			f.Add(b)
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var u unit
-		if !decodeEntry(b, &u) {
+		if !decodeEntry(b, &u, same) {
 			return
 		}
-		again, ok := encodeEntry(&u)
+		again, ok := encodeEntry(&u, same)
 		if !ok {
 			t.Fatal("a decoded entry does not encode")
 		}
 		var v unit
-		if !decodeEntry(again, &v) {
+		if !decodeEntry(again, &v, same) {
 			t.Fatal("an entry encoded again does not decode")
 		}
 		if d := cmp.Diff(u.sum, v.sum); d != "" {

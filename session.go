@@ -2,6 +2,8 @@ package wfc
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -37,6 +39,9 @@ type Session struct {
 	// order.
 	model   *check.Program
 	modelOf []*ast.File
+	// names are the run's names of its files and the cache's (with a
+	// cache).
+	names *naming
 	// once: the session runs once (the package's Run), so nothing is kept
 	// for a later run.
 	once bool
@@ -61,6 +66,9 @@ var minCached = 256 // a variable for the tests (export_test.go)
 // once a run has finished with it: a run that learns more makes a new one.
 type unit struct {
 	name, src string
+	// canon is the name the cache gives the file (naming). Without a
+	// cache, its name.
+	canon     string
 	key       cache.Key // its cache entry's key (with Options.Cache)
 	keyed     bool
 
@@ -100,7 +108,7 @@ func (u *unit) parsed(f *ast.File, syntax []diag.Diagnostic) {
 // summary is what u declares for the others.
 func (u *unit) summary() *summary {
 	if u.sum == nil {
-		u.sum = summarize(u.file)
+		u.sum = summarize(u.file, u.canon)
 	}
 	return u.sum
 }
@@ -277,6 +285,10 @@ func (s *Session) keep(us []*unit) {
 func (s *Session) load(files []Source, model bool) []*unit {
 	us := make([]*unit, len(files))
 	seen := make(map[string]bool, len(files))
+	s.names = nil
+	if s.opt.Cache != nil {
+		s.names = newNaming(files)
+	}
 	var todo []int
 	for i, f := range files {
 		old := s.units[f.Name]
@@ -292,13 +304,16 @@ func (s *Session) load(files []Source, model bool) []*unit {
 			}
 			continue
 		}
-		u := &unit{name: f.Name, src: f.Src}
+		u := &unit{name: f.Name, src: f.Src, canon: f.Name}
+		if s.names != nil {
+			u.canon = s.names.canon(f.Name)
+		}
 		if s.opt.Cache != nil && !twice && len(f.Src) >= minCached {
-			u.key, u.keyed = s.opt.Cache.key(f, s.opt.Lower), true
+			u.key, u.keyed = s.opt.Cache.key(u.canon, f.Src, s.opt.Lower), true
 			if !model {
 				// A run that makes the model parses and checks every file
 				// anyway; it only writes the entries, for the others.
-				s.opt.Cache.load(u)
+				s.opt.Cache.load(u, s.names.name)
 			}
 		}
 		if model && old != nil && old.file != nil {
@@ -522,11 +537,59 @@ func (s *Session) store(us []*unit, again []bool) {
 		if s.opt.CacheFile != nil && !s.opt.CacheFile(u.name) {
 			continue
 		}
-		if v, ok := encodeEntry(u); ok {
+		if v, ok := encodeEntry(u, s.names.canon); ok {
 			kvs[u.key] = v
 		}
 	}
 	if len(kvs) > 0 {
 		_ = c.c.PutAll(kvs) // best effort: a cache that cannot be written only makes the next run slower
 	}
+}
+
+// naming maps a run's names of its files to the cache's and back: the
+// cache names a file by its absolute path (its name when that cannot be
+// had), so that the command line, which names a file as it was given, and
+// the language server, which names it by its path, share its entries.
+type naming struct {
+	toCanon, fromCanon map[string]string
+}
+
+func newNaming(files []Source) *naming {
+	n := &naming{toCanon: make(map[string]string, len(files)), fromCanon: make(map[string]string, len(files))}
+	wd, err := os.Getwd() // once: filepath.Abs asks for each name
+	for _, f := range files {
+		if _, ok := n.toCanon[f.Name]; ok {
+			continue
+		}
+		c := f.Name
+		switch {
+		case filepath.IsAbs(c):
+			c = filepath.Clean(c)
+		case err == nil:
+			c = filepath.Join(wd, c)
+		}
+		n.toCanon[f.Name] = c
+		if _, ok := n.fromCanon[c]; !ok {
+			n.fromCanon[c] = f.Name
+		}
+	}
+	return n
+}
+
+// canon is the cache's name of a file the run names name.
+func (n *naming) canon(name string) string {
+	if c, ok := n.toCanon[name]; ok {
+		return c
+	}
+	return name
+}
+
+// name is the run's name of the file the cache names c. A file not in
+// the run keeps the cache's name: an entry that names one is out of date
+// anyway (its deps name that file's declarations).
+func (n *naming) name(c string) string {
+	if name, ok := n.fromCanon[c]; ok {
+		return name
+	}
+	return c
 }

@@ -606,3 +606,41 @@ func TestSessionLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheSharedAcrossNames: the command line names a file as it was given
+// (`flow.wf`), the language server by its path: each reads what the other
+// left in the cache, and reports under its own names.
+func TestCacheSharedAcrossNames(t *testing.T) {
+	defer wfc.CacheEverything()()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cache, err := wfc.OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := []parser.Source{
+		{Name: "types.wf", Src: "enum Stage { Open, Done }\nentity Job { Stage S; }\n"},
+		{Name: "flow.wf", Src: "workflow W { Tracks = Job.S; Initial = Open; event Go(); event Ping(); state Open { subscribe Go(); subscribe Ping(); on Go { goto Done; } } terminal Done { } }\n"},
+	}
+	abs := slices.Clone(rel)
+	for i := range abs {
+		abs[i].Name = filepath.Join(dir, abs[i].Name)
+	}
+	ctx := context.Background()
+	opt := wfc.Options{DiagnosticsOnly: true, Cache: cache}
+	for _, c := range []struct{ fill, read []parser.Source }{{rel, abs}, {abs, rel}} {
+		if r := wfc.NewSession(opt).Run(ctx, c.fill); len(r.Diagnostics) == 0 {
+			t.Fatal("the program has no diagnostic to carry")
+		}
+		r := wfc.NewSession(opt).Run(ctx, c.read)
+		if len(r.Rechecked) != 0 {
+			t.Errorf("named %s, checked again %v", c.read[0].Name, r.Rechecked)
+		}
+		want := rendered(t, wfc.Run(ctx, c.read, wfc.Options{}), len(c.read))
+		if got := rendered(t, r, len(c.read)); got != want {
+			t.Errorf("named %s, differs from a cold run (-cold +cached):\n%s", c.read[0].Name, cmp.Diff(want, got))
+		}
+		c.read[1].Src += " "
+		c.fill[1].Src += " "
+	}
+}

@@ -62,8 +62,9 @@ type attrSum struct {
 	HasArgs bool
 }
 
-// summarize makes the summary of a parsed file.
-func summarize(f *ast.File) *summary {
+// summarize makes the summary of a parsed file, named as the cache names
+// it (an absolute path).
+func summarize(f *ast.File, name string) *summary {
 	s := &summary{Overwhelmed: f.Overwhelmed, Range: f.Range, Decls: make([]declSum, 0, len(f.Decls))}
 	h := sha256.New()
 	for i, d := range f.Decls {
@@ -101,7 +102,7 @@ func summarize(f *ast.File) *summary {
 			ds.Name, ds.HasName, ds.NameAt = n.Name, true, n.Range
 		}
 		h.Reset()
-		hashString(h, f.Name)
+		hashString(h, name)
 		hashInts(h, int64(ds.Kind), int64(ds.Range.Start.Offset), int64(ds.Range.Start.Line), int64(ds.Range.Start.Column), b2i(bad), b2i(f.Overwhelmed))
 		hashString(h, f.Src[lo:hi])
 		h.Sum(ds.Hash[:0])
@@ -263,7 +264,7 @@ func (ns *namespace) value(name string) [sha256.Size]byte {
 
 func (ns *namespace) ref(h hash.Hash, r declRef) {
 	d := ns.decl(r)
-	hashString(h, ns.units[r.u].name)
+	hashString(h, ns.units[r.u].canon)
 	hashInts(h, int64(d.Kind))
 	h.Write(d.Hash[:])
 }
