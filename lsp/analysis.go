@@ -30,12 +30,16 @@ type analysis struct {
 	// file are the nearest wfc.json's), so an edit to one shows at the
 	// next check.
 	finder atomic.Pointer[config.Finder]
+	// early is how many files the diagnostics-only run checked (-1 before
+	// it ran): none when the cache held them all (for tests and the log).
+	early atomic.Int64
 }
 
 // newAnalysis makes the workspace's analysis; cacheFile says which files'
 // results the cache may keep (those read from disk).
 func newAnalysis(c *wfc.Cache, cacheFile func(string) bool) *analysis {
 	a := &analysis{}
+	a.early.Store(-1)
 	a.finder.Store(config.NewFinder())
 	opt := wfc.Options{
 		Settings: a.settings,
@@ -57,13 +61,15 @@ func (a *analysis) settings(file string) diag.Settings {
 	return s
 }
 
-// run analyzes files with the model. Before the first, with a cache, it
-// hands early the diagnostics the cache gives to early (which publishes
-// them).
+// run analyzes files with the model. Before the first with early set
+// (once the workspace is loaded), with a cache, it hands early the
+// diagnostics the cache gives (which publishes them).
 func (a *analysis) run(ctx context.Context, files []parser.Source, early func(*wfc.Result)) *wfc.Result {
 	a.finder.Store(config.NewFinder())
-	if q := a.quick.Swap(nil); q != nil {
-		if r := q.Run(ctx, files); r.Err == nil && early != nil {
+	if q := a.quick.Load(); q != nil && early != nil {
+		// Done once, when not cancelled (the workspace still loading).
+		if r := q.Run(ctx, files); r.Err == nil && a.quick.CompareAndSwap(q, nil) {
+			a.early.Store(int64(len(r.Rechecked)))
 			early(r)
 		}
 	}

@@ -130,6 +130,7 @@ func (c *checker) run() {
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel, c.running = cancel, gen
 	files := c.ws.sources()
+	loaded := c.ws.loaded
 	sn := &snapshot{gen: gen, texts: map[string]*text{}, uris: map[string]protocol.URI{}, versions: map[string]int32{}, enc: c.s.encoding()}
 	for _, f := range files {
 		sn.uris[f.Name] = c.ws.uriOf(f.Name)
@@ -140,12 +141,17 @@ func (c *checker) run() {
 	}
 	c.mu.Unlock()
 
-	res := c.an.run(ctx, files, func(r *wfc.Result) {
-		// The cache's diagnostics, before the model: published, not kept.
-		early := *sn
-		c.fill(&early, files, r)
-		c.publish(&early)
-	})
+	var early func(*wfc.Result)
+	if loaded {
+		early = func(r *wfc.Result) {
+			// The cache's diagnostics, before the model: published, not kept.
+			early := *sn
+			c.fill(&early, files, r)
+			c.publish(&early)
+			c.s.logf("diagnostics of %d files published from the cache (%d checked again); the model follows", len(files), len(r.Rechecked))
+		}
+	}
+	res := c.an.run(ctx, files, early)
 	if res.Err != nil {
 		return
 	}
