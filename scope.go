@@ -7,84 +7,64 @@ import (
 	"github.com/wfc-lang/wfc/diag"
 )
 
-// scopes answers, for an ignore comment and a warning code, where an error
-// can hide that warning (docs/checker.md lists which errors hide what),
-// by the code's scope in the catalogue:
+// fileScopes answer, for an ignore comment of one file and a warning code,
+// where an error can hide that warning (docs/checker.md lists which errors
+// hide what), by the code's scope in the catalogue:
 //   - diag.ScopeConsumer (WF306, WF308, WF310–WF316): its milestone or step;
 //   - diag.ScopeState (WF202–WF206): its state;
 //   - diag.ScopeDecl (WF114, WF201, WF207…): its declaration.
 //
-// The intervals of each file are collected once, with one walk, when first
-// asked for, so many ignores cost a binary search each.
-type scopes struct {
-	files map[string]*ast.File
-	index map[string]*fileScopes
-}
-
-// fileScopes are a file's intervals by kind, each sorted by start; those of
-// one kind do not overlap, except steps written inside steps (an error).
+// The intervals are collected with one walk of the file, and only for a
+// file with ignore comments (the others never ask); the cache keeps them
+// with the file's summary, so a file known from the cache alone needs no
+// tree. Those of one kind are sorted by start and do not overlap, except
+// steps written inside steps (an error).
 type fileScopes struct {
-	decls, states, consumers []diag.Range
+	Decls, States, Consumers []diag.Range
 }
 
-func newScopes(prog *ast.Program) *scopes {
-	s := &scopes{files: map[string]*ast.File{}, index: map[string]*fileScopes{}}
-	for _, f := range prog.Files {
-		s.files[f.Name] = f
-	}
-	return s
-}
-
-// scope implements diag.SuppressOptions.Scope, from the code's scope in the
-// catalogue (diag.ID.Scope).
-func (s *scopes) scope(ig diag.Ignore, code diag.ID) (diag.Range, bool) {
-	fs := s.of(ig.File)
-	if fs == nil {
-		return diag.Range{}, false
-	}
-	line := ig.TargetLine()
-	sc := code.Scope()
-	if sc == diag.ScopeConsumer {
-		if r, ok := containing(fs.consumers, line); ok {
-			return r, true
-		}
-	}
-	if sc == diag.ScopeConsumer || sc == diag.ScopeState {
-		if r, ok := containing(fs.states, line); ok {
-			return r, true
-		}
-	}
-	return containing(fs.decls, line)
-}
-
-func (s *scopes) of(name string) *fileScopes {
-	if fs, ok := s.index[name]; ok {
-		return fs
-	}
-	f := s.files[name]
-	if f == nil {
-		return nil
-	}
+// scopesOf collects f's intervals.
+func scopesOf(f *ast.File) *fileScopes {
 	fs := &fileScopes{}
 	for _, d := range f.Decls {
-		fs.decls = append(fs.decls, diag.Range{Start: d.Pos(), End: d.End()})
+		fs.Decls = append(fs.Decls, diag.Range{Start: d.Pos(), End: d.End()})
 		ast.Inspect(d, func(n ast.Node) bool {
 			switch n.(type) {
 			case *ast.State:
-				fs.states = append(fs.states, diag.Range{Start: n.Pos(), End: n.End()})
+				fs.States = append(fs.States, diag.Range{Start: n.Pos(), End: n.End()})
 			case *ast.Milestone, *ast.CallStmt:
-				fs.consumers = append(fs.consumers, diag.Range{Start: n.Pos(), End: n.End()})
+				fs.Consumers = append(fs.Consumers, diag.Range{Start: n.Pos(), End: n.End()})
 			case ast.Expr:
 				return false // nothing below an expression is a scope
 			}
 			return true
 		})
 	}
-	for _, rs := range [][]diag.Range{fs.decls, fs.states, fs.consumers} {
+	for _, rs := range [][]diag.Range{fs.Decls, fs.States, fs.Consumers} {
 		slices.SortStableFunc(rs, func(a, b diag.Range) int { return int(a.Start.Offset - b.Start.Offset) })
 	}
-	s.index[name] = fs
 	return fs
+}
+
+// scope implements diag.SuppressOptions.Scope, from the code's scope in the
+// catalogue (diag.ID.Scope).
+func (fs *fileScopes) scope(ig diag.Ignore, code diag.ID) (diag.Range, bool) {
+	if fs == nil {
+		return diag.Range{}, false
+	}
+	line := ig.TargetLine()
+	sc := code.Scope()
+	if sc == diag.ScopeConsumer {
+		if r, ok := containing(fs.Consumers, line); ok {
+			return r, true
+		}
+	}
+	if sc == diag.ScopeConsumer || sc == diag.ScopeState {
+		if r, ok := containing(fs.States, line); ok {
+			return r, true
+		}
+	}
+	return containing(fs.Decls, line)
 }
 
 // containing returns the last interval starting at or before line, if it

@@ -4,12 +4,18 @@
 // sorting). It lives at the module's root because it sits above every
 // stage it calls — nothing below imports it — and because
 // `github.com/wfc-lang/wfc` is the name a user of the library imports.
-// One call takes the sources of a program and returns its syntax tree, every diagnostic (parsed, checked,
-// linted, suppressed by ignore comments, project settings applied, sorted)
-// and the lowered schedule tables. The command line and the tests go
-// through Run; the language server calls its parts (RunParsed, Lower,
-// Finish) so that it can re-check part of a program, and ends in Finish as
-// Run does, so they cannot disagree.
+//
+// Every caller goes through it: the command line, the language server, the
+// tests and the browser playground. Run takes the sources of a program and
+// returns its syntax tree, every diagnostic (parsed, checked, linted,
+// suppressed by ignore comments, project settings applied, sorted), the
+// lowered schedule tables and the model. A Session runs the same program
+// again and again, checking again only the files an edit can change
+// (session.go), and with a Cache keeps what each file yields between
+// processes (cache.go); its results are byte for byte Run's.
+//
+//	res := wfc.Run(ctx, []wfc.Source{{Name: "flow.wf", Src: src}}, wfc.Options{})
+//	for _, d := range res.Diagnostics { … }
 //
 // Run is safe for concurrent use: it keeps no state between calls and sets
 // nothing process-wide (memory limits and GC settings are the caller's).
@@ -25,6 +31,21 @@ import (
 	"github.com/wfc-lang/wfc/parser"
 )
 
+// Source is one file of a program: the name diagnostics give it and its
+// text.
+type Source = parser.Source
+
+// Diagnostic is one problem found in a program, with its position, related
+// locations and fixes.
+type Diagnostic = diag.Diagnostic
+
+// Settings are a file's project settings (its wfc.json, package config):
+// the warnings it disables and those it makes errors.
+type Settings = diag.Settings
+
+// Sources maps each file's name to its text, for rendering diagnostics.
+type Sources = diag.Sources
+
 // Options tune a run. The zero value is what `wfc check` does without flags,
 // except that check cuts long tables (Lower.MaxRows = codegen.SummaryRows):
 // the zero value lowers every table whole, as `wfc schedule` prints it.
@@ -38,7 +59,7 @@ type Options struct {
 	// Workers is the number of goroutines that parse; 0 means GOMAXPROCS.
 	Workers int
 	// Export is a backend run after lowering (`wfc export temporal`): its
-	// diagnostics (the Export phase, WF401–WF405) go through Finish with
+	// diagnostics (the Export phase, WF401–WF405) are finished with
 	// the others, so ignore comments and wfc.json apply to them too. It
 	// runs only when the program has no error. Nil runs none.
 	Export func(schedules []*codegen.Schedule) []diag.Diagnostic
@@ -47,6 +68,25 @@ type Options struct {
 	// Result.Sources instead of building a copy of the index. They must
 	// hold every file given to Run, as given; nil builds them.
 	Sources diag.Sources
+	// Info records, for each file, the object of every name in it and
+	// the words of the language it uses (check.Info: Result.Info), which
+	// the editor's navigation and hovers read. A check that does not ask
+	// does not pay for them.
+	Info bool
+	// DiagnosticsOnly says the caller reads only Result.Diagnostics (`wfc
+	// check`): the files whose results a session or its cache holds are
+	// then neither parsed nor checked again, and Program, Checked,
+	// Schedules and Info are left empty. Export overrides it.
+	DiagnosticsOnly bool
+	// Cache, when set, keeps what each file yields between runs and
+	// processes (Cache). Without it a session keeps its results in
+	// memory only.
+	Cache *Cache
+	// CacheFile says which files' results the cache keeps; nil keeps
+	// every file's. The language server keeps those of the files it read
+	// from disk, not the buffers being edited, which no other run will
+	// read.
+	CacheFile func(file string) bool
 }
 
 // Result is everything Run found out about a program.
@@ -60,53 +100,44 @@ type Result struct {
 	Schedules []*codegen.Schedule
 	// Sources maps each file's name to its text, for rendering.
 	Sources diag.Sources
-	// Checked is the checker's own result (the policy consumers), for
-	// callers that lower again with other options.
+	// Checked is the checker's own result: the model (Checked.Program)
+	// and the policy consumers, for callers that lower again with other
+	// options.
 	Checked *check.Result
 	// Err is ctx.Err() when the run was cancelled; the other fields then
 	// hold what was done before (possibly nothing).
 	Err error
+	// Rechecked are the files this run checked, in the program's order:
+	// a Session's run checks only what changed and what that can change
+	// (for tests and logs).
+	Rechecked []string
+	info      map[string]*check.Info
 }
 
-// Run parses, checks, lints and lowers files as one program.
-func Run(ctx context.Context, files []parser.Source, opt Options) *Result {
-	if err := ctx.Err(); err != nil {
-		return &Result{Sources: sourcesOf(files, opt), Err: err}
+// Info is the names of file (with Options.Info): the object each defines or
+// uses, and the words of the language it spells. A Session's is the file's
+// own; a one-time Run's is the whole program's, which every file shares
+// (look a node of the file up in it). It is nil for a file not in the
+// program, or without Options.Info.
+func (r *Result) Info(file string) *check.Info {
+	if r.info == nil {
+		return nil
 	}
-	prog, ds := parser.Parse(files, parser.Options{Workers: opt.Workers})
-	return RunParsed(ctx, files, prog, ds, opt)
+	return r.info[file]
 }
 
-// RunParsed is Run after parsing: prog and its syntax diagnostics come from
-// the caller (the language server keeps the files that did not change
-// parsed). files are the program's sources, in the order of prog.Files.
-func RunParsed(ctx context.Context, files []parser.Source, prog *ast.Program, syntax []diag.Diagnostic, opt Options) *Result {
-	r := &Result{Sources: sourcesOf(files, opt), Program: prog}
-	if r.Err = ctx.Err(); r.Err != nil {
-		return r
-	}
-	ds := append([]diag.Diagnostic(nil), syntax...)
-	r.Checked = check.Check(prog)
-	ds = append(ds, r.Checked.Diags...)
-	var lints []diag.Diagnostic
-	r.Schedules, lints = Lower(r.Checked, opt.Lower)
-	ds = append(ds, lints...)
-	if opt.Export != nil {
-		if errs, _ := diag.Counts(ds); errs == 0 {
-			ds = append(ds, opt.Export(r.Schedules)...)
-		} else {
-			opt.Export = nil // not run: its codes are not looked for
-		}
-	}
-	r.Diagnostics = Finish(prog, r.Sources, ds, opt)
-	return r
+// Run parses, checks, lints and lowers files as one program: a Session's
+// first run.
+func Run(ctx context.Context, files []Source, opt Options) *Result {
+	s := NewSession(opt)
+	s.once = true
+	return s.Run(ctx, files)
 }
 
 // Lower lowers a checked program's policy consumers into schedule tables
 // and lints them (WF310-WF316, read off the tables; a consumer that gets no
-// table of its own is lowered for its lints alone). A caller that checked
-// only part of a program (the language server, after an edit) lowers that
-// part here, so its lints are the ones Run reports.
+// table of its own is lowered for its lints alone). A session lowers the
+// consumers of each file it checks here.
 func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []diag.Diagnostic) {
 	schedules := codegen.Lower(checked, opt)
 	lints := codegen.LintSchedules(schedules)
@@ -114,24 +145,66 @@ func Lower(checked *check.Result, opt codegen.Options) ([]*codegen.Schedule, []d
 	return schedules, lints
 }
 
-// Finish turns a program's raw diagnostics (syntax, checker, lints) into
-// what Run reports: ignore comments applied (with WF317 for stale ones),
-// project settings applied, sorted by file in the order of prog.Files, then
+// fileEnd is what finishing needs of a file besides its diagnostics.
+type fileEnd struct {
+	name    string
+	ignores []diag.Ignore
+	scopes  *fileScopes
+}
+
+// finish turns a program's raw diagnostics (syntax, checker, lints, the
+// backend's) into what Run reports, file by file: ignore comments applied
+// (with WF317 for stale ones), project settings applied, sorted by
 // position and code, duplicates removed, at most diag.MaxPerCode of each
-// code per file (then one that counts the rest). A caller that assembles the raw
-// diagnostics itself calls Finish last, so nothing differs from Run.
-func Finish(prog *ast.Program, sources diag.Sources, ds []diag.Diagnostic, opt Options) []diag.Diagnostic {
-	order := make([]string, 0, len(prog.Files))
-	var ignores []diag.Ignore
-	for _, f := range prog.Files {
-		order = append(order, f.Name)
-		ignores = append(ignores, f.Ignores...)
+// code (then one that counts the rest); the files in the program's order.
+// Each file's part depends on its own diagnostics and comments alone, so
+// a file's can come from a cache.
+func finish(us []fileEnd, ds []diag.Diagnostic, sources diag.Sources, settings func(string) diag.Settings, exported bool) []diag.Diagnostic {
+	at := make(map[string]int, len(us))
+	var again map[string][]diag.Ignore // a name given twice: the ignores of the later ones
+	for i, u := range us {
+		if _, ok := at[u.name]; !ok {
+			at[u.name] = i
+		} else if len(u.ignores) > 0 {
+			if again == nil {
+				again = map[string][]diag.Ignore{}
+			}
+			again[u.name] = append(again[u.name], u.ignores...)
+		}
 	}
-	ds = diag.Suppress(ds, ignores, diag.SuppressOptions{Sources: sources, Scope: newScopes(prog).scope, Exported: opt.Export != nil})
-	if opt.Settings != nil {
-		ds = applySettings(ds, opt.Settings)
+	byFile := make([][]diag.Diagnostic, len(us)+1)
+	for _, d := range ds {
+		i, ok := at[d.File]
+		if !ok {
+			i = len(us) // not a file of the program: last, as diag.Sort puts it
+		}
+		byFile[i] = append(byFile[i], d)
 	}
-	return diag.Cap(diag.Sort(ds, order))
+	var out []diag.Diagnostic
+	for i, fds := range byFile {
+		var name string
+		var ignores []diag.Ignore
+		var scopes *fileScopes
+		if i < len(us) {
+			u := us[i]
+			if at[u.name] != i {
+				continue // a name given twice: its diagnostics are with the first
+			}
+			name, ignores, scopes = u.name, u.ignores, u.scopes
+			if more := again[name]; len(more) > 0 {
+				ignores = append(append([]diag.Ignore(nil), ignores...), more...)
+			}
+		}
+		if len(fds) == 0 && len(ignores) == 0 {
+			continue
+		}
+		fds = diag.Suppress(fds, ignores, diag.SuppressOptions{Sources: sources, Scope: scopes.scope, Exported: exported})
+		if settings != nil {
+			fds = applySettings(fds, settings)
+		}
+		out = append(out, diag.Cap(diag.Sort(fds, []string{name}))...)
+	}
+	return out
 }
 
 // sourcesOf maps each file's name to its text (opt.Sources if given).

@@ -25,49 +25,131 @@ type builder struct {
 // workflows are added one by one (builder.workflow), each after the first
 // pass over it.
 func (c *checker) buildTypes() *builder {
-	b := &builder{c: c, p: &Program{}, enums: map[*ast.Enum]*Enum{}, entities: map[*ast.Entity]*Entity{}}
+	var nEnum, nEntity int // the objects made or kept here
+	for _, f := range c.prog.Files {
+		if !c.checks(f) && c.opt.Reuse == nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			switch d.(type) {
+			case *ast.Enum:
+				nEnum++
+			case *ast.Entity:
+				nEntity++
+			}
+		}
+	}
+	b := &builder{c: c, p: &Program{Enums: make([]*Enum, 0, nEnum), Entities: make([]*Entity, 0, nEntity)},
+		enums: make(map[*ast.Enum]*Enum, nEnum), entities: make(map[*ast.Entity]*Entity, nEntity)}
 	c.model = b
-	if c.opt.Info {
+	if c.opt.Info && !c.perFile() {
 		b.p.Info = Info{Defs: map[*ast.Ident]Object{}, Uses: map[ast.Node]Object{}}
 	}
+	var fresh []*Entity // entities whose fields are built here
 	for _, f := range c.prog.Files {
 		if f.Overwhelmed {
 			continue
 		}
+		if c.reusable(f) {
+			// An earlier model's objects (Options.Reuse), as they are.
+			r := c.reused[f]
+			for _, e := range r.enums {
+				b.enums[e.Decl] = e
+			}
+			for _, e := range r.entities {
+				b.entities[e.Decl] = e
+			}
+			b.p.Enums = append(b.p.Enums, r.enums...)
+			b.p.Entities = append(b.p.Entities, r.entities...)
+			continue
+		}
+		if !c.checks(f) {
+			// Checked alone, without an earlier model (Options.Only): the
+			// other files' objects are made when first needed (enumOf,
+			// entityOf), most never are.
+			continue
+		}
+		c.enter(f)
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.Enum:
-				b.enum(d)
+				b.p.Enums = append(b.p.Enums, b.newEnum(d))
 			case *ast.Entity:
 				e := &Entity{Decl: d}
 				b.entities[d] = e
 				b.p.Entities = append(b.p.Entities, e)
+				fresh = append(fresh, e)
 				b.def(d.Name, e)
 			}
 		}
 	}
 	// Fields after every type is known.
-	for _, e := range b.p.Entities {
-		fields := make([]Field, len(e.Decl.Fields))
-		for i, f := range e.Decl.Fields {
-			fields[i] = Field{Entity: e, Decl: f, Type: b.typeOf(f.Type)}
-			e.Fields = append(e.Fields, &fields[i])
-			b.def(f.Name, &fields[i])
-		}
-		for _, sec := range e.Decl.Security {
-			for _, r := range sec.Rules {
-				b.securityNames(e, r.When)
-				for _, op := range r.Ops {
-					c.word(op, vocab.KindSecurityOp)
-				}
-			}
-		}
-		b.attrs(e.Decl.Attrs, vocab.EntityAttrs)
-		for _, f := range e.Decl.Fields {
-			b.attrs(f.Attrs, vocab.FieldAttrs)
-		}
+	for _, e := range fresh {
+		c.enter(e.Decl.File)
+		b.fields(e)
 	}
 	return b
+}
+
+// fields builds an entity's fields and records the words and names of its
+// attributes and security rules.
+func (b *builder) fields(e *Entity) {
+	c := b.c
+	fields := make([]Field, len(e.Decl.Fields))
+	for i, f := range e.Decl.Fields {
+		fields[i] = Field{Entity: e, Decl: f, Type: b.typeOf(f.Type)}
+		e.Fields = append(e.Fields, &fields[i])
+		b.def(f.Name, &fields[i])
+	}
+	for _, sec := range e.Decl.Security {
+		for _, r := range sec.Rules {
+			b.securityNames(e, r.When)
+			for _, op := range r.Ops {
+				c.word(op, vocab.KindSecurityOp)
+			}
+		}
+	}
+	b.attrs(e.Decl.Attrs, vocab.EntityAttrs)
+	for _, f := range e.Decl.Fields {
+		b.attrs(f.Attrs, vocab.FieldAttrs)
+	}
+}
+
+// enumOf is the object of enum d: made on first use when its file is not
+// built (a check of some files alone); nil for an overwhelmed file's.
+func (b *builder) enumOf(d *ast.Enum) *Enum {
+	if d == nil {
+		return nil
+	}
+	if e, ok := b.enums[d]; ok {
+		return e
+	}
+	if d.File == nil || d.File.Overwhelmed {
+		return nil
+	}
+	var e *Enum
+	b.c.within(d.File, func() { e = b.newEnum(d) })
+	return e
+}
+
+// entityOf is enumOf for an entity.
+func (b *builder) entityOf(d *ast.Entity) *Entity {
+	if d == nil {
+		return nil
+	}
+	if e, ok := b.entities[d]; ok {
+		return e
+	}
+	if d.File == nil || d.File.Overwhelmed {
+		return nil
+	}
+	e := &Entity{Decl: d}
+	b.entities[d] = e // before its fields, which may name it
+	b.c.within(d.File, func() {
+		b.def(d.Name, e)
+		b.fields(e)
+	})
+	return e
 }
 
 // securityNames records the names of a security rule's condition that are
@@ -113,10 +195,10 @@ func (b *builder) def(id *ast.Ident, o Object) { b.p.Info.def(id, o) }
 
 func (b *builder) use(id ast.Node, o Object) { b.p.Info.use(id, o) }
 
-func (b *builder) enum(d *ast.Enum) {
+// newEnum makes enum d's object.
+func (b *builder) newEnum(d *ast.Enum) *Enum {
 	e := &Enum{Decl: d}
 	b.enums[d] = e
-	b.p.Enums = append(b.p.Enums, e)
 	b.def(d.Name, e)
 	members := make([]EnumMember, len(d.Members))
 	e.Members = make([]*EnumMember, len(d.Members))
@@ -131,6 +213,7 @@ func (b *builder) enum(d *ast.Enum) {
 			e.byName[m.Ident.Name] = m // the first of duplicates wins
 		}
 	}
+	return e
 }
 
 // smallEnum is the most members an enum looks up by a scan; a larger one
@@ -161,15 +244,15 @@ func (b *builder) typeOf(t *ast.TypeRef) Type {
 		return Type{}
 	}
 	ty := Type{Optional: t.Optional, Basic: basicNames[t.Name.Name]}
-	if ty.Basic != NotBasic || b.c.duplicated[t.Name.Name] {
+	if ty.Basic != NotBasic || b.c.dup(t.Name.Name) {
 		return ty
 	}
-	switch d := b.c.decls[t.Name.Name].(type) {
+	switch d := b.c.global(t.Name.Name).(type) {
 	case *ast.Enum:
-		ty.Enum = b.enums[d]
+		ty.Enum = b.enumOf(d)
 		b.use(t.Name, ty.Enum)
 	case *ast.Entity:
-		ty.Entity = b.entities[d]
+		ty.Entity = b.entityOf(d)
 		b.use(t.Name, ty.Entity)
 	}
 	return ty
@@ -295,8 +378,8 @@ func (wb *wfBuilder) settings(d *ast.Workflow) {
 			if wc == nil || wc.tracked == nil || wc.tracks != s {
 				continue
 			}
-			w.TrackedEnum = wb.enums[wc.tracked]
-			e := wb.entities[wc.trackedEntity]
+			w.TrackedEnum = wb.enumOf(wc.tracked)
+			e := wb.entityOf(wc.trackedEntity)
 			sel, _ := ast.Unparen(s.Value).(*ast.Selector)
 			if e == nil || sel == nil {
 				continue
@@ -377,7 +460,7 @@ func (wb *wfBuilder) buildState(s *State) {
 			}
 		}
 		if d.Kind == ast.Normal && r.enum != nil {
-			h.Enum, h.EnumParam = wb.enums[r.enum], h.param(r.param)
+			h.Enum, h.EnumParam = wb.enumOf(r.enum), h.param(r.param)
 		}
 		s.Handlers = append(s.Handlers, h)
 		h.Body = wb.block(s, h, hd.Body)

@@ -74,8 +74,12 @@ type Result struct {
 	// in source order: files in the program's order, and in a file by
 	// position (a step inside a milestone's outcome after the milestone,
 	// though the checker meets it first), so `wfc schedule` and `wfc export
-	// temporal` list them as written (docs/temporal.md).
+	// temporal` list them as written (docs/temporal.md). With
+	// Options.Only, those of the files checked.
 	Consumers []*Consumer
+	// Files are, with Options.PerFile or Only, what checking each file
+	// gave, in the program's order (perfile.go).
+	Files []*FileResult
 }
 
 // Options choose what Check records beyond the diagnostics and the model,
@@ -88,6 +92,25 @@ type Options struct {
 	// asked for is not recorded. The maps were a seventh of the memory that
 	// stays of 100,000 one-line workflows (docs/limits.md).
 	Info bool
+	// PerFile records, for each file, what checking it reported and what
+	// it read of the other files (Result.Files): what the driver keeps to
+	// check a file again without the others (perfile.go). With Info, each
+	// file's names go to its FileResult.Info.
+	PerFile bool
+	// Only, when not nil, checks the declarations of these files alone,
+	// against the whole program: the other files' declarations are seen as
+	// a whole check sees them (their names, what they declare), and what
+	// is returned — diagnostics, consumers, Files — is what a whole check
+	// reports while it checks these files. It implies PerFile.
+	Only map[*ast.File]bool
+	// Reuse is the model of an earlier check of the same program: the
+	// objects of the files not checked (Only) are taken from it, so the
+	// new model is whole and the new objects point at them as a whole
+	// check's would. Those files must be the trees it was built from, and
+	// none of their objects may point at the files checked (the driver
+	// checks those that do again with them). Without Reuse, the files not
+	// checked get objects as far as the checked ones need them.
+	Reuse *Program
 }
 
 // Check checks a whole program.
@@ -105,19 +128,23 @@ func checkRules(prog *ast.Program, opt Options, rs *ruleSet) *Result {
 		rules:      rs,
 		opt:        opt,
 		prog:       prog,
-		decls:      map[string]ast.Decl{},
+		decls:      make(map[string]ast.Decl, countDecls(prog)),
 		duplicated: map[string]bool{},
 		wfFacts:    map[*ast.Workflow]*wfCtx{},
 		stFacts:    map[*ast.State]*stCtx{},
 		consumerAt: map[ast.Node]*Consumer{},
 		res:        &Result{},
 	}
+	if c.perFile() {
+		c.recs = map[*ast.File]*fileRec{}
+		c.reused = c.reuse()
+	}
 	c.collect()
 	for _, f := range prog.Files {
-		if f.Overwhelmed {
+		if f.Overwhelmed || !c.checks(f) {
 			continue
 		}
-		c.file = f
+		c.enter(f)
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.Enum:
@@ -133,8 +160,19 @@ func checkRules(prog *ast.Program, opt Options, rs *ruleSet) *Result {
 	c.tests()
 	c.res.Program.Info.Words = c.words
 	c.entityRules()
+	c.fileResults()
 	c.res.Diags = c.diags.Items
 	return c.res
+}
+
+// countDecls is how many declarations prog has: the global namespace is
+// made at its size at once.
+func countDecls(prog *ast.Program) int {
+	n := 0
+	for _, f := range prog.Files {
+		n += len(f.Decls)
+	}
+	return n
 }
 
 // workflows checks every workflow, one at a time through both passes: what
@@ -149,11 +187,19 @@ func (c *checker) workflows(b *builder) {
 		d *ast.Workflow
 	}
 	var rest []later
+	quiet := c.opt.Only != nil && c.needWorkflows()
 	for _, f := range c.prog.Files {
 		if f.Overwhelmed {
 			continue
 		}
-		c.file = f
+		if c.reusable(f) {
+			b.p.Workflows = append(b.p.Workflows, c.reused[f].workflows...)
+			continue
+		}
+		if !c.checks(f) && !quiet {
+			continue // nothing checked needs them
+		}
+		c.enter(f)
 		for _, d := range f.Decls {
 			d, ok := d.(*ast.Workflow)
 			if !ok {
@@ -172,7 +218,7 @@ func (c *checker) workflows(b *builder) {
 		}
 	}
 	for _, l := range rest {
-		c.file = l.f
+		c.enter(l.f)
 		c.workflowRules(l.d)
 	}
 }
@@ -216,6 +262,8 @@ type checker struct {
 	// the workflows are resolved, so the resolver records the members a
 	// workflow's cases name as the model's (refs.go).
 	model *builder
+	// enumDecls are the program's enums, in its order (programEnums).
+	enumDecls []*ast.Enum
 	// refs are what the references of the workflows not yet forgotten
 	// resolved to (refs.go).
 	refs refTable
@@ -225,6 +273,13 @@ type checker struct {
 	words []WordUse
 	diags diag.List
 	res   *Result
+	// File by file (perfile.go): what each file reported (from, beside
+	// diags.Items) and read (recs, cur), and the earlier model's objects
+	// of the files not checked (reused).
+	from   []*fileRec
+	recs   map[*ast.File]*fileRec
+	cur    *fileRec
+	reused map[*ast.File]*reused
 	// principal is the first [Principal] entity seen.
 	principal     *ast.Attr
 	principalFile string
@@ -241,6 +296,9 @@ func (c *checker) report(r diag.Range, id diag.ID, format string, args ...any) *
 // hints among args give their fixes as in report.
 func (c *checker) reportIn(file string, r diag.Range, id diag.ID, msg string, args ...any) *diag.Diagnostic {
 	c.diags.Items = append(c.diags.Items, diag.New(file, r, id, msg))
+	if c.perFile() {
+		c.from = append(c.from, c.cur)
+	}
 	d := &c.diags.Items[len(c.diags.Items)-1]
 	for _, a := range args {
 		if h, ok := a.(hint); ok {
@@ -311,11 +369,13 @@ func (c *checker) related(d *diag.Diagnostic, r diag.Range, msg string) {
 // resolve to, so a duplicate does not make its uses errors.
 func (c *checker) collect() {
 	for _, f := range c.prog.Files {
+		c.enter(f)
 		for _, d := range f.Decls {
 			n := d.DeclName()
 			if n == nil {
 				continue
 			}
+			c.read(n.Name) // a duplicate elsewhere changes what it means
 			if prev, ok := c.decls[n.Name]; ok {
 				c.duplicated[n.Name] = true
 				if f.Overwhelmed {

@@ -155,7 +155,7 @@ func (c *checker) typeRef(t *ast.TypeRef) {
 	if builtinTypes[n] {
 		return
 	}
-	if d, ok := c.decls[n]; ok {
+	if d := c.global(n); d != nil {
 		if _, isWF := d.(*ast.Workflow); !isWF {
 			return
 		}
@@ -167,6 +167,7 @@ func (c *checker) typeRef(t *ast.TypeRef) {
 
 // typeSet are the names a type can have, for suggestions (prepared once).
 func (c *checker) typeSet() *nameSet {
+	c.readFlag(func(u *Uses) { u.AllNames = true })
 	if c.types == nil {
 		cands := keys(builtinTypes)
 		for k, d := range c.decls {
@@ -203,7 +204,7 @@ func (c *checker) typeKnown(t *ast.TypeRef) bool {
 		return true
 	}
 	n := t.Name.Name
-	return builtinTypes[n] || c.decls[n] != nil && !c.duplicated[n]
+	return builtinTypes[n] || c.global(n) != nil && !c.dup(n)
 }
 
 // typeName resolves a type reference to its name ("" if unknown).
@@ -223,9 +224,9 @@ func (c *checker) enumOf(t *ast.TypeRef) *ast.Enum {
 	if t == nil || t.Name == nil {
 		return nil
 	}
-	if c.duplicated[t.Name.Name] {
+	if c.dup(t.Name.Name) {
 		return nil
 	}
-	e, _ := c.decls[t.Name.Name].(*ast.Enum)
+	e, _ := c.global(t.Name.Name).(*ast.Enum)
 	return e
 }

@@ -33,7 +33,7 @@ func (c *checker) kindOf(e ast.Expr, prefer []*Enum, code diag.ID, what string) 
 			c.report(n.Range, code, "unknown %s `%s`: `%s` is not an enum of the program; an error kind is a member of one, such as `ChargeError.Declined`%s", what, ast.Compact(c.file.Text(x.Range)), n.Name, c.didYouMean(n.Range, n.Name, c.enumNames()))
 			return nil
 		}
-		en := c.model.enums[d]
+		en := c.model.enumOf(d)
 		if m := en.member(x.Sel.Name); m != nil {
 			c.model.p.Info.use(x.Sel, m)
 			return m
@@ -49,7 +49,7 @@ func (c *checker) kindOf(e ast.Expr, prefer []*Enum, code diag.ID, what string) 
 		}
 		var found []*EnumMember
 		var all []string
-		for _, en := range c.model.p.Enums {
+		for _, en := range c.programEnums() {
 			if m := en.member(x.Name); m != nil {
 				found = append(found, m)
 			}
@@ -95,7 +95,7 @@ func enumList(ms []*EnumMember) string {
 // enumNames are the program's enums' names, for suggestions.
 func (c *checker) enumNames() []string {
 	var out []string
-	for _, en := range c.model.p.Enums {
+	for _, en := range c.programEnums() {
 		out = append(out, en.Decl.Name.Name)
 	}
 	return out
@@ -171,9 +171,37 @@ func reasonNames() []string {
 	return out
 }
 
+// programEnums are every enum of the program, in its order, for an
+// unqualified error kind and its suggestions: a file checked alone
+// (Options.PerFile) records that it read each of them, since a member
+// added to any enum, in any file, can change what such a name means.
+func (c *checker) programEnums() []*Enum {
+	if c.enumDecls == nil {
+		c.enumDecls = []*ast.Enum{}
+		for _, f := range c.prog.Files {
+			if f.Overwhelmed {
+				continue
+			}
+			for _, d := range f.Decls {
+				if d, ok := d.(*ast.Enum); ok && d.Name != nil {
+					c.enumDecls = append(c.enumDecls, d)
+				}
+			}
+		}
+	}
+	out := make([]*Enum, 0, len(c.enumDecls))
+	for _, d := range c.enumDecls {
+		c.read(d.Name.Name)
+		if en := c.model.enumOf(d); en != nil {
+			out = append(out, en)
+		}
+	}
+	return out
+}
+
 // isKindName reports whether some enum of the program has a member name.
 func (c *checker) isKindName(name string) bool {
-	for _, en := range c.model.p.Enums {
+	for _, en := range c.programEnums() {
 		if en.member(name) != nil {
 			return true
 		}

@@ -14,7 +14,7 @@ var ruleWF207 = rule{name: "second principal", codes: []diag.ID{diag.WF207}, sco
 // duplicate is the one mistake.
 func secondPrincipal(c *checker, w *walk, e *ast.Entity) {
 	if e.Name != nil {
-		if first, declared := c.decls[e.Name.Name]; declared && first != ast.Decl(e) {
+		if first := c.global(e.Name.Name); first != nil && first != ast.Decl(e) {
 			return
 		}
 	}
@@ -22,6 +22,7 @@ func secondPrincipal(c *checker, w *walk, e *ast.Entity) {
 		if a.Name == nil || a.Name.Name != "Principal" || a.HasArgs {
 			continue // not a principal, or WF110
 		}
+		c.readFlag(func(u *Uses) { u.Principals = true })
 		if c.principal == nil {
 			c.principal, c.principalFile = a, c.file.Name
 			return

@@ -20,10 +20,10 @@ import (
 // below, and a golden case under testdata/cases (docs/contributing.md);
 // TestRuleFiles checks that the three agree.
 
-// ruleScope says how much of a program a rule reads. The language server
-// re-checks only the edited workflows (with every enum, entity and test of
-// the program) when no rule reads across workflows: PartialRecheckSafe
-// reads that from these declarations.
+// ruleScope says how much of a program a rule reads. The driver checks
+// files apart (check.Options.Only: a file and what reads it, against the
+// rest) when no rule reads across workflows: PartialRecheckSafe reads that
+// from these declarations.
 type ruleScope uint8
 
 const (
@@ -37,11 +37,11 @@ const (
 	scopeProgram
 )
 
-// PartialRecheckSafe reports whether checking some workflows of a program,
-// with all of its enums, entities and tests, gives them the diagnostics a
-// full check gives: whether no rule has program scope. The language server
-// asks before it re-checks only the edited workflows, so a rule added with
-// program scope makes the editor re-check everything, with no other edit.
+// PartialRecheckSafe reports whether checking some files of a program
+// against the others gives them the diagnostics a full check gives:
+// whether no rule has program scope. The driver's sessions ask before they
+// check only the files an edit can change, so a rule added with program
+// scope makes every run check everything, with no other edit.
 func PartialRecheckSafe() bool { return partialSafe(rules) }
 
 func partialSafe(rs []*rule) bool {
@@ -155,7 +155,7 @@ func (c *checker) entityRules() {
 		if f.Overwhelmed {
 			continue
 		}
-		c.file = f
+		c.enter(f)
 		w := &walk{c: c}
 		for _, d := range f.Decls {
 			if d, ok := d.(*ast.Entity); ok {

@@ -448,7 +448,7 @@ func (c *checker) caseLabel(bc *blockCtx, cs *ast.Case, sc *scope) {
 		c.report(label.Range, diag.WF109, "case `%s` in %s, which has no enum parameter to match: cases go in a handler such as `on Done(Decision d) { %s { … } }`", label.Name, bc.where, label.Name)
 		return
 	}
-	m := c.model.enums[bc.enum].member(label.Name)
+	m := c.model.enumOf(bc.enum).member(label.Name)
 	if m != nil {
 		bc.sc.wc.resolved(cs, ref{member: m})
 	}

@@ -151,12 +151,24 @@ func (c *checker) tests() {
 		if f.Overwhelmed {
 			continue
 		}
-		c.file = f
+		c.enter(f)
+		checked := c.checks(f)
+		if c.reusable(f) {
+			c.res.Program.Tests = append(c.res.Program.Tests, c.reused[f].tests...)
+		}
 		for _, d := range f.Decls {
 			td, ok := d.(*ast.Test)
 			if !ok {
 				continue
 			}
+			if !checked {
+				// Its name still comes first (WF505).
+				if _, ok := names[td.Name.Value]; !ok {
+					names[td.Name.Value] = td
+				}
+				continue
+			}
+			c.readFlag(func(u *Uses) { u.Tests = true })
 			if prev, ok := names[td.Name.Value]; ok {
 				dg := c.report(td.Name.Range, diag.WF505, "a test named %q is already declared; rename one of them", td.Name.Value)
 				dg.Related = append(dg.Related, diag.Related{File: prev.File.Name, Range: prev.Name.Range, Message: "first declared here"})
@@ -197,6 +209,7 @@ func (r *testResolver) resolve(byDecl map[*ast.Workflow]*Workflow) *Test {
 		r.w = r.workflowOf(s.Value, byDecl)
 	}
 	if wfSet == nil && !unknown {
+		c.readFlag(func(u *Uses) { u.Workflows = true }) // how many there are
 		if len(c.res.Program.Workflows) == 1 {
 			r.w = c.res.Program.Workflows[0]
 		} else {
@@ -220,13 +233,14 @@ func (r *testResolver) workflowOf(e ast.Expr, byDecl map[*ast.Workflow]*Workflow
 		}
 		return nil
 	}
-	if d, ok := c.decls[n.Name].(*ast.Workflow); ok {
+	if d, ok := c.global(n.Name).(*ast.Workflow); ok {
 		w := byDecl[d]
 		if w != nil {
 			c.res.Program.Info.use(n, w)
 		}
 		return w
 	}
+	c.readFlag(func(u *Uses) { u.Workflows = true }) // their names, for a suggestion
 	var cands []string
 	for _, w := range c.res.Program.Workflows {
 		cands = append(cands, w.Decl.Name.Name)

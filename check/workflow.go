@@ -311,14 +311,14 @@ func (c *checker) tracks(s *ast.Setting) (*ast.Enum, *ast.Entity, *ast.Field) {
 	var ent *ast.Entity
 	if ok {
 		if n, isName := sel.X.(*ast.Name); isName {
-			d := c.decls[n.Name]
+			d := c.global(n.Name)
 			switch d.(type) {
 			case nil:
 				// Unknown: WF102 at this reference, like every other one.
 				c.report(n.Range, diag.WF102, "unknown entity `%s`%s", n.Name, c.suggest(n.Range, n.Name, c.entitySet()))
 				return nil, nil, nil
 			case *ast.Entity:
-				if c.duplicated[n.Name] {
+				if c.dup(n.Name) {
 					return nil, nil, nil // which one is meant is unknowable (WF101)
 				}
 				ent = d.(*ast.Entity)
@@ -399,6 +399,7 @@ func (wc *wfCtx) stateRefs(name string) []*ast.Ident {
 
 // entitySet are the declared entities, for suggestions (prepared once).
 func (c *checker) entitySet() *nameSet {
+	c.readFlag(func(u *Uses) { u.AllNames = true })
 	if c.entities == nil {
 		var names []string
 		for k, d := range c.decls {
@@ -437,7 +438,7 @@ func (c *checker) paramsMatch(ps *ast.Params, ev *ast.Event, what string) {
 	// An unknown type is the root cause: say that (WF102), not a mismatch.
 	unknown := false
 	for _, p := range ps.List {
-		if p.Type != nil && p.Type.Name != nil && !builtinTypes[p.Type.Name.Name] && c.decls[p.Type.Name.Name] == nil {
+		if p.Type != nil && p.Type.Name != nil && !builtinTypes[p.Type.Name.Name] && c.global(p.Type.Name.Name) == nil {
 			c.typeRef(p.Type)
 			unknown = true
 		}
@@ -513,7 +514,7 @@ func (c *checker) trackedMembers(wc *wfCtx) {
 	}
 	meant := map[string]bool{}
 	var statelessSet *nameSet
-	tracked := c.model.enums[e]
+	tracked := c.model.enumOf(e)
 	for _, s := range wc.w.States {
 		if members[s.Name.Name] {
 			wc.resolved(s, ref{member: tracked.member(s.Name.Name)})

@@ -144,9 +144,50 @@ func Sort(ds []Diagnostic, fileOrder []string) []Diagnostic {
 		if c := cmp.Compare(a.Code, b.Code); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Message, b.Message)
+		if c := cmp.Compare(a.Message, b.Message); c != 0 {
+			return c
+		}
+		return compareRest(a, b)
 	})
 	return slices.CompactFunc(ds, func(a, b Diagnostic) bool {
 		return a.File == b.File && a.Range == b.Range && a.Code == b.Code && a.Message == b.Message
 	})
+}
+
+// compareRest orders diagnostics alike in file, range, code and message by
+// everything else, so that Sort's order, and which of two such
+// diagnostics its de-duplication keeps, never depends on the order they
+// came in (a session assembles them from files checked at different
+// times).
+func compareRest(a, b Diagnostic) int {
+	if c := cmp.Compare(a.Severity, b.Severity); c != 0 {
+		return c
+	}
+	if c := slices.CompareFunc(a.Related, b.Related, func(x, y Related) int {
+		return cmp.Or(cmp.Compare(x.File, y.File), compareRange(x.Range, y.Range), cmp.Compare(x.Message, y.Message))
+	}); c != 0 {
+		return c
+	}
+	return slices.CompareFunc(a.Fixes, b.Fixes, func(x, y Fix) int {
+		if c := cmp.Or(cmp.Compare(x.Title, y.Title), compareBool(x.MachineApplicable, y.MachineApplicable)); c != 0 {
+			return c
+		}
+		return slices.CompareFunc(x.Edits, y.Edits, func(p, q Edit) int {
+			return cmp.Or(cmp.Compare(p.File, q.File), compareRange(p.Range, q.Range), cmp.Compare(p.NewText, q.NewText))
+		})
+	})
+}
+
+func compareRange(a, b Range) int {
+	return cmp.Or(cmp.Compare(a.Start.Offset, b.Start.Offset), cmp.Compare(a.End.Offset, b.End.Offset))
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }

@@ -127,8 +127,8 @@ func benchAnalyze(b *testing.B, lines, files int) {
 		srcs = append(srcs, parser.Source{Name: f.Name, Src: f.Src})
 		size += len(f.Src)
 	}
-	pc := newParseCache()
-	analyze(context.Background(), pc, srcs)
+	an := newAnalysis(nil, nil)
+	an.run(context.Background(), srcs, nil)
 	orig := srcs[0].Src
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
@@ -141,16 +141,14 @@ func benchAnalyze(b *testing.B, lines, files int) {
 		} else {
 			srcs[0].Src = orig
 		}
-		r := analyze(context.Background(), pc, srcs)
-		if r.err != nil {
-			b.Fatal(r.err)
+		r := an.run(context.Background(), srcs, nil)
+		if r.Err != nil {
+			b.Fatal(r.Err)
 		}
-		if r.incremental {
-			incr++
-		}
+		incr += len(r.Rechecked)
 	}
 	reportCPU(b, cpu)
-	b.ReportMetric(float64(incr)/float64(b.N), "incremental/op")
+	b.ReportMetric(float64(incr)/float64(b.N), "rechecked-files/op")
 }
 
 func BenchmarkAnalyze2000Lines(b *testing.B)           { benchAnalyze(b, 2000, 1) }
@@ -211,8 +209,8 @@ func BenchmarkAnalyzeRealisticEdit(b *testing.B) {
 	for _, s := range srcs {
 		size += len(s.Src)
 	}
-	pc := newParseCache()
-	analyze(context.Background(), pc, srcs)
+	an := newAnalysis(nil, nil)
+	an.run(context.Background(), srcs, nil)
 	k := 51 // flow025.wf
 	orig := srcs[k].Src
 	b.SetBytes(int64(size))
@@ -226,14 +224,12 @@ func BenchmarkAnalyzeRealisticEdit(b *testing.B) {
 		} else {
 			srcs[k].Src = orig
 		}
-		r := analyze(context.Background(), pc, srcs)
-		if r.err != nil {
-			b.Fatal(r.err)
+		r := an.run(context.Background(), srcs, nil)
+		if r.Err != nil {
+			b.Fatal(r.Err)
 		}
-		if r.incremental {
-			incr++
-		}
+		incr += len(r.Rechecked)
 	}
 	reportCPU(b, cpu)
-	b.ReportMetric(float64(incr)/float64(b.N), "incremental/op")
+	b.ReportMetric(float64(incr)/float64(b.N), "rechecked-files/op")
 }

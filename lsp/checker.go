@@ -6,41 +6,24 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wfc-lang/wfc/check"
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lsp/protocol"
+	"github.com/wfc-lang/wfc/parser"
 )
 
 // snapshot is the analysis of one generation of the workspace: every
-// request is answered from one, so positions and texts always agree.
+// request is answered from one, so positions and texts always agree. Its
+// result is the driver's, with the whole model even after a partial
+// re-check, so no request checks anything again.
 type snapshot struct {
 	gen      uint64
-	res      *result
+	res      *wfc.Result
 	texts    map[string]*text
 	uris     map[string]protocol.URI
 	versions map[string]int32 // open buffers only
 	byFile   map[string][]diag.Diagnostic
 	enc      encoding
-
-	idxOnce sync.Once
-	idx     *index
-}
-
-// index lays out the model's names on first use. A snapshot whose program
-// was re-checked only in part (recheck) has no model of the whole program:
-// the first request that needs one checks it, once per snapshot.
-func (sn *snapshot) index() *index {
-	sn.idxOnce.Do(func() {
-		var model *check.Program
-		if sn.res.checked != nil {
-			model = sn.res.checked.Program
-		}
-		if model == nil && sn.res.prog != nil {
-			model = check.CheckWith(sn.res.prog, check.Options{Info: true}).Program
-		}
-		sn.idx = buildIndex(sn.res.prog, model)
-	})
-	return sn.idx
 }
 
 // genKey carries, in a request's context, the generation it must see.
@@ -52,7 +35,7 @@ type genKey struct{}
 // snapshot of the generation they arrived after.
 type checker struct {
 	s  *Server
-	pc *parseCache
+	an *analysis
 
 	mu        sync.Mutex
 	ws        *workspace
@@ -72,7 +55,17 @@ type checker struct {
 func newChecker(s *Server) *checker {
 	// Generation 1 is the workspace as read at start: a request before any
 	// change still gets a check.
-	return &checker{s: s, pc: newParseCache(), ws: newWorkspace(), gen: 1, ready: make(chan struct{}), published: map[string]bool{}, texts: map[string]*text{}}
+	c := &checker{s: s, ws: newWorkspace(), gen: 1, ready: make(chan struct{}), published: map[string]bool{}, texts: map[string]*text{}}
+	c.an = newAnalysis(s.opt.Cache, c.onDisk)
+	return c
+}
+
+// onDisk reports whether the server holds file as read from disk (not an
+// open buffer), so the cache may keep its results for other runs.
+func (c *checker) onDisk(file string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ws.open[file] == nil
 }
 
 func (c *checker) generation() uint64 {
@@ -137,6 +130,7 @@ func (c *checker) run() {
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel, c.running = cancel, gen
 	files := c.ws.sources()
+	loaded := c.ws.loaded
 	sn := &snapshot{gen: gen, texts: map[string]*text{}, uris: map[string]protocol.URI{}, versions: map[string]int32{}, enc: c.s.encoding()}
 	for _, f := range files {
 		sn.uris[f.Name] = c.ws.uriOf(f.Name)
@@ -147,27 +141,21 @@ func (c *checker) run() {
 	}
 	c.mu.Unlock()
 
-	res := analyze(ctx, c.pc, files)
-	if res.err != nil {
-		return
-	}
-	c.mu.Lock()
-	for _, f := range files {
-		if sn.texts[f.Name] == nil {
-			t := c.texts[f.Name]
-			if t == nil || t.src != f.Src {
-				t = newText(f.Src)
-				c.texts[f.Name] = t
-			}
-			sn.texts[f.Name] = t
+	var early func(*wfc.Result)
+	if loaded {
+		early = func(r *wfc.Result) {
+			// The cache's diagnostics, before the model: published, not kept.
+			early := *sn
+			c.fill(&early, files, r)
+			c.publish(&early)
+			c.s.logf("diagnostics of %d files published from the cache (%d checked again); the model follows", len(files), len(r.Rechecked))
 		}
 	}
-	c.mu.Unlock()
-	sn.res = res
-	sn.byFile = map[string][]diag.Diagnostic{}
-	for _, d := range res.diags {
-		sn.byFile[d.File] = append(sn.byFile[d.File], d)
+	res := c.an.run(ctx, files, early)
+	if res.Err != nil {
+		return
 	}
+	c.fill(sn, files, res)
 
 	c.mu.Lock()
 	if c.snap != nil && c.snap.gen >= gen {
@@ -181,6 +169,33 @@ func (c *checker) run() {
 	c.mu.Unlock()
 	if current {
 		c.publish(sn)
+	}
+}
+
+// fill completes a snapshot with the analysis of files: the texts of the
+// closed files, and the diagnostics by file.
+func (c *checker) fill(sn *snapshot, files []parser.Source, res *wfc.Result) {
+	c.mu.Lock()
+	texts := make(map[string]*text, len(files))
+	for name, t := range sn.texts {
+		texts[name] = t
+	}
+	for _, f := range files {
+		if texts[f.Name] == nil {
+			t := c.texts[f.Name]
+			if t == nil || t.src != f.Src {
+				t = newText(f.Src)
+				c.texts[f.Name] = t
+			}
+			texts[f.Name] = t
+		}
+	}
+	c.mu.Unlock()
+	sn.texts = texts
+	sn.res = res
+	sn.byFile = map[string][]diag.Diagnostic{}
+	for _, d := range res.Diagnostics {
+		sn.byFile[d.File] = append(sn.byFile[d.File], d)
 	}
 }
 

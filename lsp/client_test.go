@@ -116,7 +116,12 @@ func startRaw(t testing.TB, files map[string]string) *client {
 // by wrap (if not nil) to answer more.
 func startWith(t testing.TB, files map[string]string, opt Options, wrap func(*recorder) protocol.Client) *client {
 	t.Helper()
-	dir := t.TempDir()
+	return startAt(t, t.TempDir(), files, opt, wrap)
+}
+
+// startAt is startWith in the workspace folder dir.
+func startAt(t testing.TB, dir string, files map[string]string, opt Options, wrap func(*recorder) protocol.Client) *client {
+	t.Helper()
 	for name, src := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -110,16 +110,16 @@ func catchAt(f *ast.File, off int) *ast.Catch {
 
 // catchLabels are what a catch's case may name: the reasons, `default`,
 // and the error kinds of the enums the step's policy names.
-func catchLabels(ix *index, ct *ast.Catch) []string {
+func catchLabels(prog *check.Program, ct *ast.Catch) []string {
 	out := []string{}
 	for _, c := range check.Causes {
 		out = append(out, c.String())
 	}
 	out = append(out, "default")
-	if ix == nil || ix.prog == nil {
+	if prog == nil {
 		return out
 	}
-	for _, w := range ix.prog.Workflows {
+	for _, w := range prog.Workflows {
 		for _, s := range w.Steps {
 			if s.Decl.Catch != ct || s.Consumer == nil || s.Consumer.Policy == nil {
 				continue
@@ -159,7 +159,7 @@ func stepEndsAt(f *ast.File, end int) bool {
 // outcomes per milestone and enum members as case labels.
 func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
 	sn, err := s.ck.snapshot(ctx)
-	if err != nil || sn.res.prog == nil {
+	if err != nil || sn.res.Program == nil {
 		return nil, err
 	}
 	name := nameOf(p.TextDocument.URI)
@@ -171,16 +171,15 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "wfc lsp: %v", err)
 	}
-	var file *ast.File
-	for _, f := range sn.res.prog.Files {
-		if f.Name == name {
-			file = f
-		}
-	}
+	file := sn.fileOf(name)
 	if inStringOrComment(name, t.src, off) {
 		return nil, nil // as gopls: nothing to complete in prose
 	}
-	words, kind := completions(sn.index(), file, t.src, off)
+	var model *check.Program
+	if sn.res.Checked != nil {
+		model = sn.res.Checked.Program
+	}
+	words, kind := completions(model, sn.info(name), file, t.src, off)
 	items := make(protocol.CompletionItemSlice, 0, len(words))
 	for _, w := range words {
 		items = append(items, protocol.CompletionItem{Label: w, Kind: kind})
@@ -189,8 +188,10 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 }
 
 // completions decides from the text before the cursor and the enclosing
-// nodes what may come next.
-func completions(ix *index, f *ast.File, src string, off int) ([]string, protocol.CompletionItemKind) {
+// nodes what may come next; in holds the file's names (the model's
+// objects), for what a handler's cases can match, and prog the model, for
+// the error kinds a catch can name.
+func completions(prog *check.Program, in *check.Info, f *ast.File, src string, off int) ([]string, protocol.CompletionItemKind) {
 	before := src[:off]
 	word := len(before)
 	for word > 0 && isIdentByte(before[word-1]) {
@@ -213,7 +214,7 @@ func completions(ix *index, f *ast.File, src string, off int) ([]string, protoco
 		return testWords, protocol.CompletionItemKindMethod
 	}
 	if ct := catchAt(f, off); ct != nil {
-		return catchLabels(ix, ct), protocol.CompletionItemKindEnumMember
+		return catchLabels(prog, ct), protocol.CompletionItemKindEnumMember
 	}
 	w, st, sub, ms, h := enclosing(f, off)
 	if h != nil && strings.HasSuffix(lead, "}") && stepEndsAt(f, len(lead)) {
@@ -235,7 +236,7 @@ func completions(ix *index, f *ast.File, src string, off int) ([]string, protoco
 		}
 		return out, protocol.CompletionItemKindEvent
 	case h != nil:
-		return append(caseLabels(ix, w, st, h), statements...), protocol.CompletionItemKindKeyword
+		return append(caseLabels(in, st, h), statements...), protocol.CompletionItemKindKeyword
 	case ms != nil && ms.Kind != nil:
 		var outcomes []string
 		if k, ok := vocab.MilestoneOf(ms.Kind.Name); ok {
@@ -349,52 +350,26 @@ func stateNames(w *ast.Workflow) []string {
 	return out
 }
 
-// caseLabels are the members of the handler's enum parameter (through its
-// subscription's event when the handler lists no parameters).
-func caseLabels(ix *index, w *ast.Workflow, st *ast.State, h *ast.Handler) []string {
-	if h.Name == nil || w == nil {
+// caseLabels are the members of the enum the handler's cases match: the
+// model's Handler.Enum (its first enum parameter's, or its subscription's
+// event's when it lists none), found from the state's object, by pointer.
+func caseLabels(in *check.Info, st *ast.State, h *ast.Handler) []string {
+	if in == nil || st == nil || st.Name == nil || h.Name == nil {
 		return nil
 	}
-	ps := h.Params
-	if ps == nil {
-		ev := h.Name.Name
-		for _, sb := range st.Subscribes {
-			if sb.Slot().Name == h.Name.Name {
-				ev = sb.Event.Name
-			}
-		}
-		for _, e := range w.Events {
-			if e.Name.Name == ev {
-				ps = e.Params
-			}
-		}
-	}
-	if ps == nil {
+	s, _ := in.Defs[st.Name].(*check.State)
+	if s == nil {
 		return nil
 	}
-	e := enumParam(ix, ps)
-	if e == nil {
-		return nil
-	}
-	var out []string
-	for _, m := range e.Members {
-		out = append(out, m.Ident.Name)
-	}
-	return out
-}
-
-// enumParam is the model's enum of the first enum-typed parameter of ps.
-func enumParam(ix *index, ps *ast.Params) *check.Enum {
-	if ps == nil || ix.prog == nil {
-		return nil
-	}
-	for _, p := range ps.List {
-		if p.Type == nil || p.Type.Name == nil {
+	for _, mh := range s.Handlers {
+		if mh.Decl != h || mh.Enum == nil {
 			continue
 		}
-		if e, ok := ix.prog.Info.Uses[p.Type.Name].(*check.Enum); ok {
-			return e
+		out := make([]string, 0, len(mh.Enum.Members))
+		for _, m := range mh.Enum.Members {
+			out = append(out, m.Ident.Name)
 		}
+		return out
 	}
 	return nil
 }

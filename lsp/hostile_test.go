@@ -470,15 +470,15 @@ func TestLongLinearTablesAreCheap(t *testing.T) {
 	files := []parser.Source{{Name: "s.wf", Src: b.String()}}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res := analyze(context.Background(), newParseCache(), files)
+	res := newAnalysis(nil, nil).run(context.Background(), files, nil)
 	runtime.ReadMemStats(&after)
-	if len(res.diags) != 0 || len(res.schedules) != n {
-		t.Fatalf("%d diagnostics, %d tables", len(res.diags), len(res.schedules))
+	if len(res.Diagnostics) != 0 || len(res.Schedules) != n {
+		t.Fatalf("%d diagnostics, %d tables", len(res.Diagnostics), len(res.Schedules))
 	}
 	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 64<<10 {
 		t.Errorf("a check allocates %d bytes per step of 10,000 attempts, want at most 64 KB", per)
 	}
-	s := res.schedules[0]
+	s := res.Schedules[0]
 	if !s.Truncated || len(s.Rows) > codegen.SummaryRows {
 		t.Errorf("%d rows (truncated %v), want at most %d", len(s.Rows), s.Truncated, codegen.SummaryRows)
 	}

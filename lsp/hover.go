@@ -31,7 +31,7 @@ func lowering() codegen.Options { return codegen.Options{MaxRows: codegen.Summar
 // one line.
 func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	sn, o, off, err := s.lookup(ctx, p.TextDocument, p.Position)
-	if err != nil || sn == nil || sn.res.prog == nil {
+	if err != nil || sn == nil || sn.res.Program == nil {
 		return nil, err
 	}
 	name := nameOf(p.TextDocument.URI)
@@ -43,11 +43,11 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		rg := t.rng(r, sn.enc)
 		return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: text}, Range: &rg}
 	}
-	word := sn.index().wordAt(name, off)
+	word := sn.wordAt(name, off)
 	if sc, r := scheduleAt(sn, name, off); sc != nil {
 		if word != nil {
 			// The word first, then the table it is part of.
-			return md(wordMarkdown(word.b.Word)+"\n\n---\n\n"+scheduleMarkdown(sc), word.rng), nil
+			return md(wordMarkdown(word.Builtin.Word)+"\n\n---\n\n"+scheduleMarkdown(sc), word.Ident.Range), nil
 		}
 		return md(scheduleMarkdown(sc), r), nil
 	}
@@ -57,7 +57,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		}
 	}
 	if word != nil {
-		return md(wordMarkdown(word.b.Word), word.rng), nil
+		return md(wordMarkdown(word.Builtin.Word), word.Ident.Range), nil
 	}
 	if o != nil {
 		return md(codeBlock("wfc", declLine(sn, o)), o.rng), nil
@@ -89,7 +89,7 @@ func byteRange(src string, s, e int) diag.Range {
 // scheduleAt finds the consumer under the cursor: on a milestone's kind,
 // anywhere in a policy expression, or on a durable step's call.
 func scheduleAt(sn *snapshot, file string, off int) (*codegen.Schedule, diag.Range) {
-	for _, sc := range sn.res.schedules {
+	for _, sc := range sn.res.Schedules {
 		c := sc.Consumer
 		if c.FileName() != file {
 			continue
@@ -180,7 +180,7 @@ func scheduleMarkdown(s *codegen.Schedule) string {
 // declLine is a name's declaration in one line.
 func declLine(sn *snapshot, o *occurrence) string {
 	decl := o
-	for _, d := range sn.index().all(o.sym) {
+	for _, d := range sn.all(o.sym) {
 		if d.def {
 			decl = d
 			break

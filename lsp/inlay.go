@@ -13,7 +13,7 @@ import (
 // total and when the consumer gives up: `3 attempts · gives up at 30m`.
 func (s *Server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
 	sn, err := s.ck.snapshot(ctx)
-	if err != nil || sn.res.prog == nil {
+	if err != nil || sn.res.Program == nil {
 		return nil, err
 	}
 	name, lo, hi, ok, err := sn.span(p.TextDocument.URI, p.Range)
@@ -29,7 +29,7 @@ func (s *Server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]
 		}
 		out = append(out, protocol.InlayHint{Position: t.position(int(at.Offset), sn.enc), Label: protocol.String(label), PaddingLeft: &yes})
 	}
-	for _, sc := range sn.res.schedules {
+	for _, sc := range sn.res.Schedules {
 		c := sc.Consumer
 		if c.FileName() != name {
 			continue

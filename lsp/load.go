@@ -77,6 +77,7 @@ func (s *Server) startLoad() *loader {
 		defer ld.cancel()
 		files := s.readFolders(ld.ctx, fs, ld)
 		s.ck.update(func(ws *workspace) {
+			ws.loaded = true
 			for name, f := range files {
 				if _, ok := ws.disk[name]; !ok { // a watched change read since is newer
 					ws.setDisk(name, f.src, f.st)

@@ -19,14 +19,14 @@ func (s *Server) lookup(ctx context.Context, doc protocol.TextDocumentIdentifier
 	}
 	name := nameOf(doc.URI)
 	t := sn.texts[name]
-	if t == nil || sn.res.prog == nil {
+	if t == nil || sn.res.Program == nil {
 		return sn, nil, 0, nil
 	}
 	off, err := t.offset(pos, sn.enc)
 	if err != nil {
 		return nil, nil, 0, protocol.Errorf(protocol.CodeInvalidParams, "wfc lsp: %v", err)
 	}
-	return sn, sn.index().at(name, off), off, nil
+	return sn, sn.at(name, off), off, nil
 }
 
 // Definition goes to the declaration of the name under the cursor.
@@ -36,7 +36,7 @@ func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 		return nil, err
 	}
 	var locs protocol.LocationSlice
-	for _, d := range sn.index().all(o.sym) {
+	for _, d := range sn.all(o.sym) {
 		if d.def {
 			locs = append(locs, sn.location(d.file, d.rng))
 		}
@@ -55,7 +55,7 @@ func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([
 		return nil, err
 	}
 	var locs []protocol.Location
-	for i, r := range sn.index().all(o.sym) {
+	for i, r := range sn.all(o.sym) {
 		if err := cancelled(ctx, i); err != nil {
 			return nil, err
 		}
@@ -92,12 +92,11 @@ func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 		return nil, protocol.Errorf(protocol.CodeRequestFailed, "wfc lsp: %v", err)
 	}
 	changes := map[protocol.URI][]protocol.TextEdit{}
-	ix := sn.index()
 	// With Tracks, a state and its enum member are one name: both go.
-	syms := append([]symbol{o.sym}, ix.linked(o.sym)...)
+	syms := append([]symbol{o.sym}, sn.linked(o.sym)...)
 	i := 0
 	for _, sym := range syms {
-		for _, r := range ix.all(sym) {
+		for _, r := range sn.all(sym) {
 			if err := cancelled(ctx, i); err != nil {
 				return nil, err
 			}

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/lsp/protocol"
 )
 
@@ -45,6 +46,11 @@ type Options struct {
 	// DocsBase + "#wf101", the code's entry in the catalogue. Empty means
 	// DefaultDocsBase.
 	DocsBase string
+	// Cache is the cache `wfc check` keeps what each file yields in
+	// (wfc.Cache): the server reads it, so opening a workspace the command
+	// line checked is warm, and keeps there what it checks of the files it
+	// read from disk. Nil uses none.
+	Cache *wfc.Cache
 }
 
 // MaxAdmitted bounds the requests read and not yet answered: those running

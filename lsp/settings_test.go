@@ -32,10 +32,10 @@ func TestProjectSettings(t *testing.T) {
 		"  state B { subscribe Go(); on Go { goto Done; } }\n  terminal Done { } }\n"
 	top := write("a.wf", fmt.Sprintf(flow, "T"))
 	sub := write("sub/b.wf", fmt.Sprintf(flow, "S"))
-	r := analyze(context.Background(), newParseCache(), []parser.Source{
-		{Name: top, Src: fmt.Sprintf(flow, "T")}, {Name: sub, Src: fmt.Sprintf(flow, "S")}})
+	r := newAnalysis(nil, nil).run(context.Background(), []parser.Source{
+		{Name: top, Src: fmt.Sprintf(flow, "T")}, {Name: sub, Src: fmt.Sprintf(flow, "S")}}, nil)
 	got := map[string]diag.Severity{}
-	for _, d := range r.diags {
+	for _, d := range r.Diagnostics {
 		got[filepath.Base(d.File)+" "+string(d.Code)] = d.Severity
 	}
 	want := map[string]diag.Severity{"a.wf WF201": diag.Error, "b.wf WF201": diag.Warning, "b.wf WF203": diag.Warning}

@@ -15,11 +15,11 @@ import (
 // workflow › events and states › subscriptions and handlers › milestones.
 func (s *Server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
 	sn, err := s.ck.snapshot(ctx)
-	if err != nil || sn.res.prog == nil {
+	if err != nil || sn.res.Program == nil {
 		return nil, err
 	}
 	name := nameOf(p.TextDocument.URI)
-	for _, f := range sn.res.prog.Files {
+	for _, f := range sn.res.Program.Files {
 		if f.Name == name {
 			return protocol.DocumentSymbolSlice(outline(sn, f)), nil
 		}
@@ -100,13 +100,17 @@ func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 		kField: protocol.SymbolKindField, kWorkflow: protocol.SymbolKindModule, kState: protocol.SymbolKindObject,
 		kEvent: protocol.SymbolKindEvent, kAlias: protocol.SymbolKindVariable, kStep: protocol.SymbolKindFunction,
 	}
+	var defs []*occurrence
+	sn.occurrences(func(o *occurrence) {
+		if o.def {
+			defs = append(defs, o)
+		}
+	})
+	sn.sortOccurrences(defs)
 	var out protocol.WorkspaceSymbolSlice
-	for i, o := range sn.index().occ {
+	for i, o := range defs {
 		if err := cancelled(ctx, i); err != nil {
 			return nil, err
-		}
-		if !o.def {
-			continue
 		}
 		short, container := o.sym.name, ""
 		if o.sym.kind == kStep {

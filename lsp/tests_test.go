@@ -129,10 +129,9 @@ func TestTestRecheckedAfterWorkflowEdit(t *testing.T) {
 	})
 }
 
-// Tests in the workspace: an edit inside a workflow is still re-checked
-// alone when tests run other workflows (they keep their diagnostics), and
-// the result is what a full check gives, for tests of the edited workflow
-// too.
+// Tests in the workspace: after each edit of a workflow, the analysis
+// (which checks again the edited file and the tests that run its
+// workflows) gives what a fresh one gives.
 func TestRecheckWithTests(t *testing.T) {
 	wf := func(name string) string {
 		return "workflow " + name + " {\n  Initial = A;\n  event Go();\n  state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Retries = 2; Unfinished { goto Done; } } }\n    on Go { goto Done; }\n  }\n  terminal Done { }\n}\n"
@@ -142,30 +141,23 @@ func TestRecheckWithTests(t *testing.T) {
 		{Name: "a_test.wf", Src: "test \"first\" {\n  Workflow = First;\n  Expect.State(A);\n}\ntest \"second\" {\n  Workflow = Second;\n  Expect.State(Gone);\n}\n" +
 			"test \"which\" {\n  Expect.State(A);\n}\n"},
 	}
-	pc := newParseCache()
-	analyze(context.Background(), pc, files)
+	an := newAnalysis(nil, nil)
+	an.run(context.Background(), files, nil)
 	edits := []struct{ from, to string }{
-		{"Retries = 2;", "Retries = 3;"}, // inside First: the tests of Second stay out
+		{"Retries = 2;", "Retries = 3;"}, // inside First
 		{"state A {", "state B {"},       // First's A is gone: test "first" reports it
 		{"state B {", "state A {"},       // and back
-		{"Retries = 2;", "Retries = 4;"}, // inside Second: test "first" stays out
+		{"Retries = 2;", "Retries = 4;"}, // inside Second
 		{"state A {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Retries = 4;",
 			"state Gone {\n    subscribe Go() { Finished { Within = TimeSpan.FromMinutes(5); Retries = 4;"}, // test "second" holds now
 	}
-	took := 0
 	for i, e := range edits {
 		files[0].Src = strings.Replace(files[0].Src, e.from, e.to, 1)
-		got := analyze(context.Background(), pc, files)
-		want := analyze(context.Background(), newParseCache(), files)
-		if got.incremental {
-			took++
+		got := an.run(context.Background(), files, nil)
+		want := newAnalysis(nil, nil).run(context.Background(), files, nil)
+		if d := cmp.Diff(want.Diagnostics, got.Diagnostics); d != "" {
+			t.Fatalf("edit %d (%q→%q, re-checked %v): diagnostics differ (-fresh +session):\n%s", i, e.from, e.to, got.Rechecked, d)
 		}
-		if d := cmp.Diff(want.diags, got.diags); d != "" {
-			t.Fatalf("edit %d (%q→%q, incremental %v): diagnostics differ (-full +incremental):\n%s", i, e.from, e.to, got.incremental, d)
-		}
-	}
-	if took != len(edits) {
-		t.Errorf("%d of %d edits were re-checked incrementally", took, len(edits))
 	}
 }
 

@@ -33,6 +33,9 @@ type workspace struct {
 	disk   map[string]string
 	stamps map[string]stamp // of the files in disk, as read
 	open   map[string]*document
+	// loaded: the folders' first load is in (the first analysis worth
+	// answering from the cache).
+	loaded bool
 }
 
 // stamp is what a file on disk looked like when it was read: a poll that

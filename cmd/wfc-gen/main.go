@@ -2,6 +2,7 @@
 // wfc: the example program repeated with renamed identifiers.
 //
 //	go run ./cmd/wfc-gen -lines 100000 -files 100 -out /tmp/corpus
+//	go run ./cmd/wfc-gen -shared 10 -out /tmp/shared   # and shared.wf, read by 10 files
 package main
 
 import (
@@ -17,12 +18,17 @@ func main() {
 	lines := flag.Int("lines", 100000, "about how many lines to write")
 	files := flag.Int("files", 100, "how many files to split them over")
 	out := flag.String("out", "corpus", "directory to write into")
+	shared := flag.Int("shared", 0, "with N > 0, also write shared.wf, whose declarations the first N files read")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "wfc-gen:", err)
 		os.Exit(1)
 	}
-	for _, f := range corpus.Generate(*lines, *files) {
+	gen := corpus.Generate(*lines, *files)
+	if *shared > 0 {
+		gen = corpus.GenerateShared(*lines, *files, *shared)
+	}
+	for _, f := range gen {
 		if err := writeAtomic(filepath.Join(*out, f.Name), f.Src); err != nil {
 			fmt.Fprintln(os.Stderr, "wfc-gen:", err)
 			os.Exit(1)

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wfc-lang/wfc"
@@ -101,14 +103,29 @@ func BenchmarkCheckCached(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		args []string
-	}{{"cold", []string{"check", "--no-cache", dir}}, {"warm", []string{"check", dir}}} {
+		edit string // a file edited before each run, to a text never seen
+	}{{"cold", []string{"check", "--no-cache", dir}, ""}, {"warm", []string{"check", dir}, ""}, {"one-file-changed", []string{"check", dir}, "gen0050.wf"}} {
 		b.Run(tc.name, func(b *testing.B) {
 			if code := run(tc.args, nil, io.Discard, io.Discard); code != exitOK {
 				b.Fatalf("exit %d", code)
 			}
+			var orig []byte
+			if tc.edit != "" {
+				orig, _ = os.ReadFile(filepath.Join(dir, tc.edit))
+			}
 			b.SetBytes(n)
 			b.ReportAllocs()
+			i := 0
 			for b.Loop() {
+				if tc.edit != "" {
+					i++
+					b.StopTimer()
+					src := bytes.Replace(orig, []byte("Autostart = true;"), []byte("Autostart = true;"+strings.Repeat(" ", i)), 1)
+					if err := os.WriteFile(filepath.Join(dir, tc.edit), src, 0o644); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
 				run(tc.args, nil, io.Discard, io.Discard)
 			}
 		})

@@ -2,14 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"slices"
-	"strings"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/cache"
 )
@@ -24,6 +21,25 @@ import (
 // checkCacheKind names the entries of `wfc check` and their format; change
 // it when the key or the value changes meaning.
 const checkCacheKind = "wfc check v1"
+
+// openFileCache is the cache of what each file yields (wfc.Cache), shared
+// by `wfc check` and `wfc lsp`: in the same directory as the result cache,
+// and off under the same conditions (--no-cache, WFC_CACHE=off, a build
+// that cannot be identified, a directory that cannot be made).
+func openFileCache(noCache bool) *wfc.Cache {
+	if noCache {
+		return nil
+	}
+	dir, ok := cache.Locate(os.Getenv)
+	if !ok {
+		return nil
+	}
+	c, err := wfc.OpenCache(dir)
+	if err != nil {
+		return nil
+	}
+	return c
+}
 
 // checkCache is one run's entry: where, and under which key.
 type checkCache struct {
@@ -49,7 +65,7 @@ func openCheckCache(f checkFlags, l *loaded, color bool, stderr io.Writer) *chec
 	if !ok {
 		return nil
 	}
-	build, ok := buildIdentity()
+	build, ok := cache.BuildIdentity()
 	if !ok {
 		return nil
 	}
@@ -104,43 +120,6 @@ func checkKey(build string, f checkFlags, l *loaded, color bool) cache.Key {
 		}
 	}
 	return k.Sum()
-}
-
-// buildIdentity tells this build of wfc from every other whose output may
-// differ: a released version, or a clean VCS revision, names it (so a CI
-// cache restored into a fresh install of the same version hits); any other
-// build (modified sources, `go run`, a test binary) is named by its
-// executable's path, size and modification time, so a rebuild never reads
-// its predecessor's entries.
-func buildIdentity() (string, bool) {
-	id := runtime.GOOS + "/" + runtime.GOARCH + " " + runtime.Version()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v := bi.Main.Version
-		var rev, modified string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value
-			}
-		}
-		switch {
-		case v != "" && v != "(devel)" && !strings.Contains(v, "dirty") && modified != "true":
-			return id + " module " + v, true
-		case rev != "" && modified == "false":
-			return id + " vcs " + rev, true
-		}
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return "", false
-	}
-	info, err := os.Stat(exe)
-	if err != nil {
-		return "", false
-	}
-	return fmt.Sprintf("%s exe %q %d %d", id, exe, info.Size(), info.ModTime().UnixNano()), true
 }
 
 // get returns the stored output and exit status, if any.

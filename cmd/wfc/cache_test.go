@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/internal/cache"
+	"github.com/wfc-lang/wfc/internal/corpus"
 )
 
 // cacheRun is one `wfc` run: its output and exit status.
@@ -315,3 +317,69 @@ func TestCacheBypassed(t *testing.T) {
 }
 
 func time2000() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+// copyDir copies the regular files below src to dst, as a CI cache
+// restores a directory: new files, new times.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o700)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFileCacheRestoredInCI: the cache directory saved after one CI run and
+// restored for the next (actions/cache, README "The result cache") keeps
+// each file's entry: the next run, with one file of 20 edited, checks
+// that file alone (it stores one entry, the others are read) and prints
+// what --no-cache prints.
+func TestFileCacheRestoredInCI(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := map[string]string{}
+	for _, f := range corpus.Generate(2000, 20) {
+		files["flows/"+f.Name] = f.Src
+	}
+	files["flows/gen0003.wf"] += "workflow Late { Initial = A; event Go(); event Ping();\n  state A { subscribe Go(); subscribe Ping(); on Go { goto B; } }\n  terminal B { } }\n"
+	writeTree(t, dir, files)
+	first := filepath.Join(t.TempDir(), "cache")
+	t.Setenv("WFC_CACHE", first)
+	if got := runWfc("check", "flows"); got.status != exitOK {
+		t.Fatalf("first run: %+v", got)
+	}
+	if n := len(entries(t, filepath.Join(first, wfc.FilesDir))); n != 20 {
+		t.Fatalf("the first run stored %d file entries, want 20", n)
+	}
+	restored := filepath.Join(t.TempDir(), "restored")
+	copyDir(t, first, restored)
+	t.Setenv("WFC_CACHE", restored)
+	p := filepath.Join(dir, "flows", "gen0011.wf")
+	b, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, bytes.Replace(b, []byte("goto Running;"), []byte("goto Runing;"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := entries(t, filepath.Join(restored, wfc.FilesDir))
+	got := runWfc("check", "flows")
+	if want := runWfc("check", "--no-cache", "flows"); got != want {
+		t.Errorf("over the restored cache:\n%+v\nwant (--no-cache)\n%+v", got, want)
+	}
+	if got.status != exitFound || !strings.Contains(got.stdout, "Runing") {
+		t.Errorf("the edit's error is not reported: %+v", got)
+	}
+	if n := len(entries(t, filepath.Join(restored, wfc.FilesDir))) - len(before); n != 1 {
+		t.Errorf("the run stored %d new entries, want 1 (only the edited file checked)", n)
+	}
+}

@@ -108,7 +108,7 @@ func TestCacheForgedAndRestored(t *testing.T) {
 	}
 }
 
-// copyTree copies directory src to dst, modes kept, as actions/cache's tar
+// copyTree copies directory src to dst, subdirectories and modes kept, as actions/cache's tar
 // restores a cache.
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
@@ -124,6 +124,10 @@ func copyTree(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 	for _, de := range des {
+		if de.IsDir() { // the driver's per-file entries (wfc.FilesDir)
+			copyTree(t, filepath.Join(src, de.Name()), filepath.Join(dst, de.Name()))
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(src, de.Name()))
 		if err != nil {
 			t.Fatal(err)

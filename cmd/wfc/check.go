@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -93,10 +95,17 @@ func runCheck(f checkFlags, args []string, stdin io.Reader, stdout, stderr io.Wr
 		stdout = rec
 	}
 	defer limitMemory(l)()
-	a := analyzeSummary(l)
+	var a *analysis
+	var sess *wfc.Session
+	if f.fix {
+		sess = diagnosticsSession(l, nil, f.stdinName)
+		a = analysisOf(sess.Run(context.Background(), l.sources))
+	} else {
+		a = analysisOf(wfc.Run(context.Background(), l.sources, checkOptions(l, openFileCache(f.noCache), f.stdinName)))
+	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	if f.fix {
-		if a, err = fixFiles(l, a, f, w, stderr, osFS); err != nil {
+		if a, err = fixFiles(l, sess, a, f, w, stderr, osFS); err != nil {
 			return err
 		}
 		if f.diff {
@@ -161,7 +170,7 @@ const fixRounds = 10
 // them) and returns the analysis of the program as fixed. It fixes, re-checks
 // and fixes again until nothing is left to fix, all in memory, and then
 // writes each changed file once.
-func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Writer, fsys fileSystem) (*analysis, error) {
+func fixFiles(l *loaded, sess *wfc.Session, a *analysis, f checkFlags, w io.Writer, stderr io.Writer, fsys fileSystem) (*analysis, error) {
 	orig := map[string]string{}
 	codes := map[string][]diag.ID{}
 	notes := stderr
@@ -186,7 +195,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		if n == 0 {
 			break
 		}
-		a = analyzeSummary(l)
+		a = analysisOf(sess.Run(context.Background(), l.sources))
 	}
 	changed := false
 	for _, name := range l.order {
@@ -215,7 +224,7 @@ func fixFiles(l *loaded, a *analysis, f checkFlags, w io.Writer, stderr io.Write
 		notef(stderr, "fixed %s: %s", p.file, describeFix(p))
 	}
 	if changed {
-		a = analyzeSummary(l)
+		a = analysisOf(sess.Run(context.Background(), l.sources))
 	}
 	return a, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -32,9 +33,10 @@ func TestFailedWriteLeavesOriginal(t *testing.T) {
 			}
 			var stderr bytes.Buffer
 			l := load([]string{path}, nil, "-", &stderr)
-			a := analyze(l)
+			sess := diagnosticsSession(l, nil, "-")
+			a := analysisOf(sess.Run(context.Background(), l.sources))
 			var out bytes.Buffer
-			a, err := fixFiles(l, a, checkFlags{fix: true}, &out, &stderr, fsys)
+			a, err := fixFiles(l, sess, a, checkFlags{fix: true}, &out, &stderr, fsys)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -338,9 +338,8 @@ type analysis struct {
 }
 
 // analyze parses, checks and lints the loaded files as one program, through
-// wfc.Run (the language server calls Run's parts, RunParsed, Lower and
-// Finish, so that it can re-check part of a program).
-// The schedules are lowered once, there, with the default options.
+// the driver (wfc.Run). The schedules are lowered once, there, with the
+// default options.
 func analyze(l *loaded) *analysis { return analyzeLowered(l, codegen.Options{}) }
 
 // analyzeSummary is analyze for the commands that need the tables' totals
@@ -360,8 +359,29 @@ func analyzeLowered(l *loaded, lower codegen.Options) *analysis {
 // the settings are always the loaded files'.
 func analyzeWith(l *loaded, opt wfc.Options) *analysis {
 	opt.Settings, opt.Sources = l.settings, l.bytes
-	r := wfc.Run(context.Background(), l.sources, opt)
+	return analysisOf(wfc.Run(context.Background(), l.sources, opt))
+}
+
+func analysisOf(r *wfc.Result) *analysis {
 	return &analysis{prog: r.Program, result: r.Checked, diags: r.Diagnostics, schedules: r.Schedules}
+}
+
+// checkOptions are `wfc check`'s driver options: it reads only the
+// diagnostics (the tables cut at codegen.SummaryRows, as analyzeSummary's),
+// so a file whose result the cache (c, if not nil) or the session holds is
+// neither parsed nor checked again; standard input is never kept.
+func checkOptions(l *loaded, c *wfc.Cache, stdinName string) wfc.Options {
+	opt := wfc.Options{Settings: l.settings, Sources: l.bytes, Lower: codegen.Options{MaxRows: codegen.SummaryRows}, DiagnosticsOnly: true, Cache: c}
+	if c != nil && l.fromStdin {
+		opt.CacheFile = func(file string) bool { return file != stdinName }
+	}
+	return opt
+}
+
+// diagnosticsSession is a session with checkOptions, for the runs of
+// --fix: each checks again only the files fixed and what reads them.
+func diagnosticsSession(l *loaded, c *wfc.Cache, stdinName string) *wfc.Session {
+	return wfc.NewSession(checkOptions(l, c, stdinName))
 }
 
 // goPattern reports whether path is a Go package pattern (`./...`,

@@ -314,6 +314,31 @@ var testHookBeforeRename func(tmp string)
 // it over the entry, so a concurrent Get sees the old entry, the new one or
 // none. Then it trims the directory to its bound.
 func (c *Cache) Put(k Key, v []byte) error {
+	if err := c.write(k, v); err != nil {
+		return err
+	}
+	return c.Trim()
+}
+
+// PutAll stores each value under its key as Put does, and trims the
+// directory once, at the end: a run that stores an entry per file (the
+// driver's per-file entries) reads the directory once, not once a file.
+// It stores what it can and returns the first error.
+func (c *Cache) PutAll(kvs map[Key][]byte) error {
+	var first error
+	for k, v := range kvs {
+		if err := c.write(k, v); err != nil && first == nil {
+			first = err
+		}
+	}
+	if err := c.Trim(); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+// write stores v under k, atomically, without trimming.
+func (c *Cache) write(k Key, v []byte) error {
 	if int64(len(v)) > c.maxEntry {
 		return ErrTooLarge
 	}
@@ -343,7 +368,7 @@ func (c *Cache) Put(k Key, v []byte) error {
 	if err != nil {
 		return err
 	}
-	return c.Trim()
+	return nil
 }
 
 // createTemp creates a temporary file of the cache, private to the user,

@@ -379,3 +379,42 @@ func BenchmarkOpen(b *testing.B) {
 		c.Close()
 	}
 }
+
+// TestPutAll: every value is stored as Put stores it, too large ones are
+// not (and said so), and the directory is trimmed to its bound once.
+func TestPutAll(t *testing.T) {
+	// The bound counts disk blocks (4 KiB or more an entry): five small
+	// entries fit in 64 KiB, thirty do not.
+	c := open(t, Options{MaxBytes: 64 << 10, MaxEntry: 2 << 10})
+	kvs := map[Key][]byte{}
+	for i := range 5 {
+		kvs[key(strconv.Itoa(i))] = bytes.Repeat([]byte{byte('a' + i)}, 100*(i+1))
+	}
+	kvs[key("big")] = make([]byte, 3<<10)
+	if err := c.PutAll(kvs); err != ErrTooLarge {
+		t.Errorf("PutAll with a value past MaxEntry: %v, want ErrTooLarge", err)
+	}
+	for k, v := range kvs {
+		got, ok := c.Get(k)
+		if len(v) > 2<<10 {
+			if ok {
+				t.Errorf("%s: the value past MaxEntry was stored", k)
+			}
+			continue
+		}
+		if !ok || !bytes.Equal(got, v) {
+			t.Errorf("%s: %v, %d bytes, want %d", k, ok, len(got), len(v))
+		}
+	}
+	// Past the bound, one PutAll trims.
+	many := map[Key][]byte{}
+	for i := range 30 {
+		many[key("m"+strconv.Itoa(i))] = bytes.Repeat([]byte{'m'}, 1000)
+	}
+	if err := c.PutAll(many); err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := c.Size(); size > 64<<10 {
+		t.Errorf("after PutAll the cache holds %d bytes, past %d", size, 64<<10)
+	}
+}

@@ -91,3 +91,38 @@ func Generate(lines, files int) []File {
 	}
 	return out
 }
+
+// Shared is the file of declarations that GenerateShared's users read.
+const Shared = `enum SharedStage { Open, Working, Done }
+
+entity SharedTicket {
+  [Required, MaxLength(80)] string Title;
+  SharedStage Stage;
+}
+`
+
+// sharedUser is the workflow each user file adds: it tracks
+// SharedTicket.Stage, so it reads SharedTicket and SharedStage.
+func sharedUser(n int) string {
+	return fmt.Sprintf(`
+workflow SharedFlow%d {
+  Tracks  = SharedTicket.Stage;
+  Initial = Open;
+  event Go();
+  state Open { subscribe Go(); on Go { goto Working; } }
+  state Working { subscribe Go(); on Go { goto Done; } }
+  terminal Done { }
+}
+`, n)
+}
+
+// GenerateShared is Generate with one more file, shared.wf (Shared), whose
+// declarations the first users files read: editing it changes what those
+// files mean, and only those.
+func GenerateShared(lines, files, users int) []File {
+	out := Generate(lines, files)
+	for i := 0; i < users && i < len(out); i++ {
+		out[i].Src += sharedUser(i)
+	}
+	return append(out, File{Name: "shared.wf", Src: Shared})
+}

@@ -1,4 +1,4 @@
-package lsp
+package wfc
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/internal/corpus"
 	"github.com/wfc-lang/wfc/parser"
 )
@@ -66,6 +67,11 @@ func TestReparseDeclMatchesFullParse(t *testing.T) {
 	src := corpus.Generate(200, 1)[0].Src
 	src = strings.Replace(src, "enum Decision0 { Ok }", "enum Decision0 { Ok } // wfc:ignore WF203 é", 1)
 	rng := rand.New(rand.NewSource(1))
+	type parsed struct {
+		src   string
+		file  *ast.File
+		diags []diag.Diagnostic
+	}
 	full := func(s string) *parsed {
 		prog, ds := parser.Parse([]parser.Source{{Name: "a.wf", Src: s}}, parser.Options{})
 		return &parsed{src: s, file: prog.Files[0], diags: ds}
@@ -81,13 +87,13 @@ func TestReparseDeclMatchesFullParse(t *testing.T) {
 		}
 		next := old.src[:at] + edits[rng.Intn(len(edits))] + old.src[at+n:]
 		want := full(next)
-		got, _, ok := reparseDecl(old, "a.wf", next)
+		got, ok := reparseDecl(old.file, old.diags, "a.wf", next)
 		if ok {
 			took++
 			if len(want.diags) > 0 {
 				t.Fatalf("edit %d: re-parse accepted a text with syntax errors: %v", i, want.diags)
 			}
-			if d := cmp.Diff(dumpFile(want.file), dumpFile(got.file)); d != "" {
+			if d := cmp.Diff(dumpFile(want.file), dumpFile(got)); d != "" {
 				t.Fatalf("edit %d at %d: trees differ (-full +reparse):\n%s", i, at, d)
 			}
 		}

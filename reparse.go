@@ -1,4 +1,4 @@
-package lsp
+package wfc
 
 import (
 	"reflect"
@@ -11,7 +11,8 @@ import (
 )
 
 // reparseDecl re-parses only the top-level declaration an edit falls in,
-// when that is certain to give what parsing the whole file gives:
+// when that is certain to give what parsing the whole file gives (the
+// language server's keystrokes, most of them inside one declaration):
 //   - the old file parsed without any diagnostic, and so does the new
 //     declaration, which must end exactly where the old one (moved by the
 //     edit) ended;
@@ -21,48 +22,49 @@ import (
 //     stay).
 //
 // The declaration is parsed alone by parser.ParseDecl, with the file's
-// positions. Declarations before it are reused; those after it are copied with their
-// positions moved by the edit. Anything else returns ok == false, and the
-// caller parses the whole file.
-func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool) {
+// positions. Declarations before it are reused; those after it are copied
+// with their positions moved by the edit. Anything else returns ok ==
+// false, and the caller parses the whole file. TestReparseAsParse holds it
+// to the parser on every edit of a corpus.
+func reparseDecl(old *ast.File, oldSyntax []diag.Diagnostic, name, src string) (nf *ast.File, ok bool) {
 	defer func() {
 		if recover() != nil {
-			p, e, ok = nil, nil, false
+			nf, ok = nil, false
 		}
 	}()
-	if old == nil || len(old.diags) > 0 || old.file == nil || old.file.Overwhelmed {
-		return nil, nil, false
+	if old == nil || len(oldSyntax) > 0 || old.Overwhelmed {
+		return nil, false
 	}
-	o := old.src
-	k := editedDecl(old.file, o, src)
+	o := old.Src
+	k := editedDecl(old, o, src)
 	if k < 0 {
-		return nil, nil, false
+		return nil, false
 	}
 	delta := len(src) - len(o)
-	r := old.file.Decls[k].DeclRange()
+	r := old.Decls[k].DeclRange()
 	start, end := int(r.Start.Offset), int(r.End.Offset)+delta
-	if k+1 < len(old.file.Decls) && old.file.Decls[k+1].DeclRange().Start.Line <= r.End.Line {
-		return nil, nil, false
+	if k+1 < len(old.Decls) && old.Decls[k+1].DeclRange().Start.Line <= r.End.Line {
+		return nil, false
 	}
 	lx := lexer.Lex(name, src)
 	if len(lx.Diags) > 0 {
-		return nil, nil, false
+		return nil, false
 	}
 	nd, ds := parser.ParseDecl(parser.Source{Name: name, Src: src}, start)
 	if nd == nil || len(ds) > 0 {
-		return nil, nil, false
+		return nil, false
 	}
 	if nr := nd.DeclRange(); int(nr.Start.Offset) != start || int(nr.End.Offset) != end {
-		return nil, nil, false
+		return nil, false
 	}
 	eof := lx.Tokens[len(lx.Tokens)-1]
-	nf := &ast.File{Name: name, Src: src, Ignores: lx.Ignores,
+	nf = &ast.File{Name: name, Src: src, Ignores: lx.Ignores,
 		Range: diag.Range{Start: diag.Pos{Line: 1, Column: 1}, End: diag.MakePos(int(eof.Line), int(eof.Col), int(eof.Off))}}
 	dLine := int32(strings.Count(src[start:end], "\n") - strings.Count(o[start:r.End.Offset], "\n"))
 	if strings.ContainsRune(src[start:end], '\r') || strings.ContainsRune(o[start:r.End.Offset], '\r') {
-		return nil, nil, false // \r alone counts as a line break for some and not others
+		return nil, false // \r alone counts as a line break for some and not others
 	}
-	for i, d := range old.file.Decls {
+	for i, d := range old.Decls {
 		switch {
 		case i < k:
 			nf.Decls = append(nf.Decls, d.InFile(nf))
@@ -72,8 +74,7 @@ func reparseDecl(old *parsed, name, src string) (p *parsed, e *declEdit, ok bool
 			nf.Decls = append(nf.Decls, shiftCopy(reflect.ValueOf(d), int32(delta), dLine, nf).Interface().(ast.Decl))
 		}
 	}
-	e = &declEdit{file: name, k: k, oldF: old.file, newF: nf, oldEnd: r.End.Offset, delta: int32(delta), dLine: dLine}
-	return &parsed{src: src, file: nf}, e, true
+	return nf, true
 }
 
 // editedDecl is the index of the declaration that strictly contains every
