@@ -21,6 +21,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -121,13 +122,15 @@ func devServer(t *testing.T) client.Client {
 	}
 }
 
-// startWorker runs a worker for p on a task queue of its own.
-func startWorker(t *testing.T, c client.Client, p *Program, acts Activities) string {
+// startWorker runs a worker for programs on a task queue of its own.
+func startWorker(t *testing.T, c client.Client, acts Activities, programs ...*Program) string {
 	t.Helper()
 	queue := fmt.Sprintf("wfc-%s-%d", t.Name(), time.Now().UnixNano())
 	queue = strings.NewReplacer("/", "-", " ", "-").Replace(queue)
-	w := worker.New(c, queue, worker.Options{})
-	Register(w, p, acts)
+	w, err := NewWorker(c, queue, worker.Options{}, acts, programs...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +223,7 @@ func TestServer(t *testing.T) {
 	began := time.Now()
 	c := devServer(t)
 	p, cc := loadProgram(t, "examples/jobflow")
-	queue := startWorker(t, c, p, Activities{Calls: map[string]Call{}})
+	queue := startWorker(t, c, Activities{Calls: map[string]Call{}}, p)
 	ctx := context.Background()
 
 	t.Run("answered during a wait", func(t *testing.T) {
@@ -327,8 +330,10 @@ func TestServer(t *testing.T) {
 // replay replays a history against the interpreter workflow.
 func replay(t *testing.T, p *Program, h *historypb.History) {
 	t.Helper()
-	r := worker.NewWorkflowReplayer()
-	RegisterWorkflows(r, p)
+	r, err := NewReplayer(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := r.ReplayWorkflowHistory(quiet, h); err != nil {
 		t.Fatalf("the history does not replay: %v", err)
 	}
@@ -366,18 +371,18 @@ func generatedOnServer(t *testing.T, c client.Client) {
 		for _, n := range callNames(wf) {
 			calls[n] = func(context.Context, []string) error { return nil }
 		}
-		queue := startWorker(t, c, p, Activities{Calls: calls, Attempt: func(_ context.Context, step string, a int32) error {
+		queue := startWorker(t, c, Activities{Calls: calls, Attempt: func(_ context.Context, step string, a int32) error {
 			if f, ok := fails[step]; ok && (f.Always || int64(a) <= f.Times) {
 				return errAttempt
 			}
 			return nil
-		}})
+		}}, p)
 		id := fmt.Sprintf("gen-%d", i)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, "G",
-				Input{Program: *p, Workflow: "G", Speedup: speedup, Linger: true})
+				Input{Program: p.Hash, Workflow: "G", Speedup: speedup, Linger: true})
 			if err != nil {
 				t.Error(err)
 				return
@@ -459,10 +464,18 @@ func TestReplay(t *testing.T) {
 	if len(files) < serverRuns {
 		t.Fatalf("%d recorded histories in testdata/histories, want %d", len(files), serverRuns)
 	}
-	r := worker.NewWorkflowReplayer()
-	// Every generated program's workflow is G, and the program travels in
-	// the input: registering the name is all a replayer needs.
-	RegisterWorkflows(r, &Program{Workflows: []string{"G"}})
+	// The recorded runs are of the first generated programs, each run's
+	// input naming its program by hash: the replayer is started with them
+	// all, as a worker would be.
+	var progs []*Program
+	for i := range serverRuns {
+		p, _ := mustProgram(t, []Source{{Name: fmt.Sprintf("gen%d.wf", i), Text: genProgram(uint64(i))}})
+		progs = append(progs, p)
+	}
+	r, err := NewReplayer(progs...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range files {
 		if err := r.ReplayWorkflowHistoryFromJSONFile(quiet, f); err != nil {
 			t.Errorf("%s does not replay: %v", f, err)
@@ -470,7 +483,10 @@ func TestReplay(t *testing.T) {
 	}
 	// The replayer is not vacuous: a workflow that does something else
 	// under the same name fails to replay the first history.
-	other := worker.NewWorkflowReplayer()
+	other, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{Interceptors: []interceptor.WorkerInterceptor{Interceptor()}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	other.RegisterWorkflowWithOptions(func(ctx workflow.Context, in Input) (*interp.Transcript, error) {
 		return nil, workflow.Sleep(ctx, time.Hour)
 	}, workflow.RegisterOptions{Name: "G"})
