@@ -149,6 +149,9 @@ func signalWhileDown(t *testing.T, c client.Client, speedup int64) bool {
 				t.Errorf("%s: the run ended in %s, and Ship was %q; the reference ends in Shipped, accepting the first and rejecting the second (ended):\n%s", id, end.State, got, &tr)
 			}
 			replay(t, p, h)
+			if id == ids[0] {
+				recordHistory(t, "down", h)
+			}
 		}()
 	}
 	wg.Wait()

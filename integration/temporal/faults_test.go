@@ -195,6 +195,9 @@ func faultBatch(t *testing.T, c client.Client, p *Program, cc *compiled, queue, 
 					t.Errorf("%s: %v", id, err)
 					return
 				}
+				if id == prefix+"-0-16" && strings.HasPrefix(prefix, "killed") { // paid at 5 after 3 failures, shipped
+					recordHistory(t, "killed", h)
+				}
 				if attemptTimedOut(h) {
 					mu.Lock()
 					timedOut = true
@@ -391,7 +394,9 @@ func killMidRetry(t *testing.T, s *server, speedup int64) bool {
 	if strings.Join(ran, ", ") != "1 on worker 1, 2 on worker 1, 3 on worker 2, 4 on worker 2" {
 		t.Errorf("the attempts ran %q, want 1 and 2 on the first worker, 3 and 4 on the second", ran)
 	}
-	replay(t, p, history(t, s.client, id))
+	h := history(t, s.client, id)
+	replay(t, p, h)
+	recordHistory(t, "midretry", h)
 	return true
 }
 

@@ -542,16 +542,7 @@ func generatedAt(t *testing.T, c client.Client, speedup int64) bool {
 			}
 		}
 		for _, r := range results {
-			b, err := protojson.MarshalOptions{Indent: " "}.Marshal(r.h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll("testdata/histories", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join("testdata/histories", r.name+".json"), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			recordHistory(t, r.name, r.h)
 		}
 	}
 	t.Logf("%d generated runs on the dev server at Speedup %d decide as the reference; %d history events (%d steps), replayed clean",
@@ -562,19 +553,46 @@ func generatedAt(t *testing.T, c client.Client, speedup int64) bool {
 	return true
 }
 
+// recordHistory writes h to testdata/histories/NAME.json, with
+// -update-histories.
+func recordHistory(t *testing.T, name string, h *historypb.History) {
+	if !*updateHistories {
+		return
+	}
+	b, err := protojson.MarshalOptions{Indent: " "}.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll("testdata/histories", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("testdata/histories", name+".json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestReplay replays the histories recorded on a dev server
 // (go test -run TestServer -update-histories) against the interpreter
 // workflow: the workflow code must stay deterministic for them.
 func TestReplay(t *testing.T) {
-	files, _ := filepath.Glob("testdata/histories/gen-*.json")
-	if len(files) < serverRuns {
-		t.Fatalf("%d recorded histories in testdata/histories, want %d", len(files), serverRuns)
+	gens, _ := filepath.Glob("testdata/histories/gen-*.json")
+	if len(gens) < serverRuns {
+		t.Fatalf("%d recorded histories in testdata/histories, want %d", len(gens), serverRuns)
 	}
-	// The recorded runs are of the first generated programs, each run's
-	// input naming its program by hash: the replayer is started with them
-	// all, as a worker would be.
+	files := gens
+	// The fault tests' runs: signals while the worker was down (taken in
+	// history order), a worker killed in a retry's wait, one killed twice.
+	for _, name := range []string{"down", "midretry", "killed"} {
+		files = append(files, filepath.Join("testdata/histories", name+".json"))
+	}
+	// Each run's input names its program by hash: the replayer is started
+	// with them all, as a worker would be.
 	var progs []*Program
-	for _, f := range files {
+	for name, src := range map[string]string{"order.wf": shipSource, "retry.wf": retrySource, "fault.wf": faultSource} {
+		p, _ := mustProgram(t, []Source{{Name: name, Text: src}})
+		progs = append(progs, p)
+	}
+	for _, f := range gens {
 		var i int
 		if _, err := fmt.Sscanf(filepath.Base(f), "gen-%d.json", &i); err != nil {
 			t.Fatal(err)
