@@ -419,17 +419,54 @@ func (n *Case) children(c *children) {
 	c.add(n.Body)
 }
 
-// CallStmt is a call, `Mail.Send(x);`, or a durable step `Workflow.Once("n", retry: p) { … }`.
+// CallStmt is a call, `Mail.Send(x);`, or a durable step `Workflow.Once("n", retry: p) { … }`,
+// which a `catch { … }` may follow.
 type CallStmt struct {
 	Range diag.Range
 	Call  *Call
 	Body  *Block // nil for `;`
+	Catch *Catch // nil without one
 }
 
 func (n *CallStmt) Pos() diag.Pos { return n.Range.Start }
 func (n *CallStmt) End() diag.Pos { return n.Range.End }
 func (n *CallStmt) children(c *children) {
 	c.add(n.Call)
+	c.add(n.Body)
+	c.add(n.Catch)
+}
+
+// Catch is `catch { cases }` right after a durable step's block: what runs
+// when the step gives up. `catch` is contextual: a name everywhere else.
+type Catch struct {
+	Range   diag.Range
+	Keyword diag.Range // the word `catch`
+	Cases   []*CatchCase
+	Bad     bool // some case failed to parse
+}
+
+func (n *Catch) Pos() diag.Pos { return n.Range.Start }
+func (n *Catch) End() diag.Pos { return n.Range.End }
+func (n *Catch) children(c *children) {
+	for _, cc := range n.Cases {
+		c.add(cc)
+	}
+}
+
+// CatchCase is a case of a catch: `Label { … }`, whose label is a reason
+// (`Exhausted`) or an error kind (`Declined`, `ChargeError.Declined`), or
+// `default { … }` (Label nil, Default set).
+type CatchCase struct {
+	Range   diag.Range
+	Label   Expr // *Name or *Selector; nil for `default`
+	Default bool
+	Body    *Block
+}
+
+func (n *CatchCase) Pos() diag.Pos { return n.Range.Start }
+func (n *CatchCase) End() diag.Pos { return n.Range.End }
+func (n *CatchCase) children(c *children) {
+	c.add(n.Label)
 	c.add(n.Body)
 }
 

@@ -475,12 +475,14 @@ func (wb *wfBuilder) block(s *State, h *Handler, d *ast.Block) *Block {
 		case *ast.CallStmt:
 			if st.Body != nil {
 				step := &Step{Decl: st, State: s, Consumer: wb.c.consumerAt[st]}
-				if step.Consumer != nil {
-					step.Consumer.Step = step
-					step.Key = step.Consumer.stepName
+				if cons := step.Consumer; cons != nil {
+					cons.Step = step
+					step.Key = cons.stepName
+					step.Timeout, step.Deadline, step.HasDeadline = cons.step.timeout, cons.step.deadline, cons.step.hasDeadline
 				}
 				wb.steps = append(wb.steps, step)
 				step.Body = wb.block(s, h, st.Body)
+				step.Catch = wb.catch(s, h, st.Catch)
 				b.Stmts = append(b.Stmts, step)
 				continue
 			}
@@ -502,6 +504,24 @@ func (wb *wfBuilder) block(s *State, h *Handler, d *ast.Block) *Block {
 		}
 	}
 	return b
+}
+
+// catch builds a step's catch: each case's reason or kind as the
+// resolver found it, and its block (a block of the handler).
+func (wb *wfBuilder) catch(s *State, h *Handler, d *ast.Catch) *Catch {
+	if d == nil {
+		return nil
+	}
+	ct := &Catch{Decl: d}
+	for _, cd := range d.Cases {
+		r := wb.wc.refOf(cd)
+		cc := &CatchCase{Decl: cd, Cause: r.cause, Kind: r.member, Default: cd.Default, Body: wb.block(s, h, cd.Body)}
+		if !cc.Default && cc.Cause == 0 && cc.Kind == nil {
+			continue // did not resolve (WF119)
+		}
+		ct.Cases = append(ct.Cases, cc)
+	}
+	return ct
 }
 
 // reach works out which states a run can be in, when that is knowable:

@@ -46,7 +46,7 @@ func (c *checker) word(id *ast.Ident, k vocab.WordKind) {
 		return
 	}
 	if b := BuiltinOf(k, id.Name); b != nil {
-		c.words = append(c.words, WordUse{id, b})
+		c.words = append(c.words, WordUse{Ident: id, Builtin: b, File: c.file.Name})
 	}
 }
 
@@ -57,8 +57,12 @@ func (c *checker) setting(id *ast.Ident, takes []vocab.Setting) {
 	}
 }
 
-// WordUse is one identifier that spells a vocabulary word in its place.
+// WordUse is one identifier that spells a vocabulary word in its place,
+// in File. Ident is the tree's, or, for a word the tree holds as part of
+// another node (`catch`, a catch's reason, a test statement), one made
+// for its range.
 type WordUse struct {
 	Ident   *ast.Ident
 	Builtin *Builtin
+	File    string
 }

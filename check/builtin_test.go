@@ -21,6 +21,7 @@ const builtinSrc = `[Principal] entity User {
   security { allow read, create when IsAuthenticated; deny update, delete; }
 }
 [Required] entity Job { string Title; }
+enum Kind { Declined, Busy }
 workflow Flow {
   Initial = A;
   Tracks = Job.Title;
@@ -39,10 +40,27 @@ workflow Flow {
     }
     subscribe Cap();
     on Go { Workflow.Once("a", retry: Backoff.Exponential(TimeSpan.FromSeconds(1)).MaxAttempts(2)) { X.Y(); } goto Done; }
-    on Cap { Workflow.Once("b", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(2)) { X.Y(); } goto Failed; }
+    on Cap { Workflow.Once("b", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(2).NonRetryable(Kind.Declined), timeout: TimeSpan.MaxValue, deadline: TimeSpan.FromDays(1)) { X.Y(); }
+      catch { Exhausted { } Deadline { } Terminal { } Cancelled { } Declined { } default { } }
+      Workflow.Once("c", retry: Backoff.Every(TimeSpan.FromSeconds(1)).MaxAttempts(2).RetryOn(Kind.Busy)) { X.Y(); } goto Failed; }
   }
   terminal Done { }
   terminal error Failed { Message = "no"; }
+}
+test "every statement" {
+  Workflow = Flow;
+  Start();
+  Send(Go());
+  Take(Go);
+  Fail("a", times: 1);
+  Takes("a", TimeSpan.FromSeconds(1));
+  Draws(0.5);
+  Expect.State(A);
+  Expect.End(Done);
+  Expect.GaveUp("a");
+  Expect.Attempts("a", TimeSpan.Zero);
+  Expect.Call(X.Y());
+  Expect.Stopped();
 }
 `
 
@@ -71,8 +89,8 @@ func TestBuiltinWords(t *testing.T) {
 		want[w.Qualified] = 1
 	}
 	// Written more than once in the source above.
-	for q, n := range map[string]int{"Within": 2, ".MaxAttempts": 3, "Unfinished": 1, "Initial": 1, "Required": 1,
-		"Unassigned": 1, "Exhausted": 1} {
+	for q, n := range map[string]int{"Within": 2, ".MaxAttempts": 4, "TimeSpan.FromSeconds": 3, "TimeSpan.Zero": 2, "Unfinished": 1, "Initial": 1, "Required": 1,
+		"Unassigned": 1, "Exhausted": 1, "retry:": 3, "TimeSpan.FromDays": 2} {
 		want[q] = n
 	}
 	if d := cmp.Diff(want, seen); d != "" {
@@ -93,6 +111,7 @@ func TestWordExamples(t *testing.T) {
 				"WF": "Initial = Open;", "SUB": "Finished { Within = TimeSpan.FromMinutes(1); Unfinished { goto Late; } }",
 				"POLICY": "Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)", "ENTITY": "", "ERR": "",
 			}
+			slot["STEP"], slot["TEST"] = "", ""
 			ex := w.Example
 			switch w.Kind {
 			case vocab.KindSetting:
@@ -136,10 +155,15 @@ func TestWordExamples(t *testing.T) {
 				}
 			case vocab.KindSecurityOp:
 				slot["ENTITY"] = "entity User { string Name; security { " + ex + " } }"
+			case vocab.KindStepArg, vocab.KindReason, vocab.KindCatch:
+				slot["STEP"] = ex
+			case vocab.KindTest:
+				slot["TEST"] = "test \"t\" { Workflow = W; " + ex + " }"
 			default:
 				t.Fatalf("no place for a word of kind %v in this test", w.Kind)
 			}
 			src := `enum Status { Open, Late, Done, Failed }
+enum ChargeError { Declined, RateLimited }
 entity Order { Status Status; }
 ` + slot["ENTITY"] + `
 workflow W {
@@ -149,13 +173,13 @@ workflow W {
     subscribe Go() {
       ` + slot["SUB"] + `
     }
-    on Go { Workflow.Once("s", retry: ` + slot["POLICY"] + `) { X.Y(); } goto Done; }
+    on Go { Workflow.Once("s", retry: ` + slot["POLICY"] + `) { X.Y(); } ` + slot["STEP"] + ` goto Done; }
   }
   state Late { subscribe Go(); on Go { goto Failed; } }
   terminal Done { }
   terminal error Failed { ` + slot["ERR"] + ` }
 }
-`
+` + slot["TEST"] + "\n"
 			prog, syn := parser.Parse([]parser.Source{{Name: "ex.wf", Src: src}}, parser.Options{})
 			ds := append(syn, check.Check(prog).Diags...)
 			for _, d := range ds {

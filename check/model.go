@@ -430,7 +430,8 @@ type Block struct {
 	Stmts []Stmt
 }
 
-// Stmt is a statement of a block: *Goto, *Call, *Step, *Case or *Default.
+// Stmt is a statement of a block: *Goto, *Call, *Step, *Case or *Default
+// (and *CatchCase, which a step's Catch holds).
 type Stmt interface{ stmt() }
 
 // Goto is `goto S;`.
@@ -467,6 +468,105 @@ type Step struct {
 	// Consumer is its policy consumer (Attempts, Budget, Policy).
 	Consumer *Consumer
 	Body     *Block
+	// Timeout is each attempt's limit (`timeout:`), 0 when there is none:
+	// an attempt that runs longer fails at that moment, retryably.
+	Timeout Ticks
+	// Deadline is the step's total time (`deadline:`), from its first
+	// attempt's start, when HasDeadline: no attempt starts after it, and
+	// one running when it passes is stopped; the step then gives up.
+	Deadline    Ticks
+	HasDeadline bool
+	// Catch is the step's `catch { … }`, nil without one.
+	Catch *Catch
+}
+
+// Cause is why a durable step gave up: the reasons a catch's cases name.
+type Cause uint8
+
+// The causes.
+const (
+	CauseExhausted Cause = iota + 1 // its attempts are used up
+	CauseDeadline                   // its deadline passed
+	CauseTerminal                   // an attempt failed terminally (a non-retryable kind)
+	CauseCancelled                  // its state was left while it ran or waited (its catch does not run)
+)
+
+var causeNames = [...]string{CauseExhausted: "Exhausted", CauseDeadline: "Deadline", CauseTerminal: "Terminal", CauseCancelled: "Cancelled"}
+
+// Causes lists the causes in order, as a catch's labels spell them.
+var Causes = []Cause{CauseExhausted, CauseDeadline, CauseTerminal, CauseCancelled}
+
+// String is the cause as a catch's case label spells it ("" when unknown).
+func (c Cause) String() string {
+	if int(c) < len(causeNames) {
+		return causeNames[c]
+	}
+	return ""
+}
+
+// CauseNamed is the cause a catch's label names, or 0.
+func CauseNamed(name string) Cause {
+	for _, c := range Causes {
+		if c.String() == name {
+			return c
+		}
+	}
+	return 0
+}
+
+// MarshalText writes the cause as spelt, for JSON (transcripts).
+func (c Cause) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads a cause as spelt.
+func (c *Cause) UnmarshalText(b []byte) error {
+	if k := CauseNamed(string(b)); k != 0 {
+		*c = k
+		return nil
+	}
+	return fmt.Errorf("unknown cause %q", b)
+}
+
+// Catch is a step's `catch { … }`: the blocks that run when it gives up.
+type Catch struct {
+	Decl *ast.Catch
+	// Cases are its cases in source order, `default` included (Default).
+	Cases []*CatchCase
+}
+
+// CatchCase is one case of a catch: a reason (Cause), an error kind
+// (Kind), or `default` (Default).
+type CatchCase struct {
+	Decl    *ast.CatchCase
+	Cause   Cause       // a reason's case; 0 otherwise
+	Kind    *EnumMember // a kind's case; nil otherwise
+	Default bool
+	Body    *Block
+}
+
+// For is the case that takes a give-up of cause why (and, for a terminal
+// failure, of kind): a case of the kind wins over `Terminal`, a reason's
+// case over `default`; nil when no case takes it. A cancelled step's
+// catch never runs, so nothing takes CauseCancelled but a case that names
+// it, which the checker reports (it never runs either).
+func (c *Catch) For(why Cause, kind *EnumMember) *CatchCase {
+	if c == nil || why == CauseCancelled {
+		return nil
+	}
+	var byCause, def *CatchCase
+	for _, cc := range c.Cases {
+		switch {
+		case kind != nil && cc.Kind == kind && why == CauseTerminal:
+			return cc
+		case cc.Cause == why && byCause == nil:
+			byCause = cc
+		case cc.Default && def == nil:
+			def = cc
+		}
+	}
+	if byCause != nil {
+		return byCause
+	}
+	return def
 }
 
 // Case is `Member { … }` in a handler.
@@ -487,6 +587,10 @@ func (*Call) stmt()    {}
 func (*Step) stmt()    {}
 func (*Case) stmt()    {}
 func (*Default) stmt() {}
+
+// A catch's case is told to an interpreter's observer as a statement
+// when its body runs (coverage counts it), though no block holds it.
+func (*CatchCase) stmt() {}
 
 func (o *Enum) Name() *ast.Ident         { return o.Decl.Name }
 func (o *EnumMember) Name() *ast.Ident   { return o.Ident }

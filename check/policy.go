@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -19,15 +20,16 @@ const (
 	ShapeFixed                    // i, i, i, …
 	ShapeLinear                   // i, 2i, 3i, …
 	ShapeExponential              // i, 2i, 4i, …
+	ShapeEvery                    // a cadence: an attempt every i, from start to start
 )
 
 func (s Shape) String() string {
-	return [...]string{"none", "fixed", "linear", "exponential"}[s]
+	return [...]string{"none", "fixed", "linear", "exponential", "every"}[s]
 }
 
 // factories are the vocabulary's Backoff factories and their shapes.
 var factories = func() map[string]Shape {
-	shapes := map[vocab.Shape]Shape{vocab.Fixed: ShapeFixed, vocab.Linear: ShapeLinear, vocab.Exponential: ShapeExponential}
+	shapes := map[vocab.Shape]Shape{vocab.Fixed: ShapeFixed, vocab.Linear: ShapeLinear, vocab.Exponential: ShapeExponential, vocab.Every: ShapeEvery}
 	m := map[string]Shape{}
 	for _, f := range vocab.Factories {
 		m[f.Name] = shapes[f.Shape]
@@ -64,16 +66,41 @@ type Policy struct {
 	Jitter      *big.Rat
 	JitterM     *Member // nil when absent
 
+	// NonRetryable and RetryOn are the error kinds of `.NonRetryable(…)`
+	// and `.RetryOn(…)` (a step's policy only), in source order, with
+	// their members; at most one of the two is given.
+	NonRetryable  []*EnumMember
+	NonRetryableM *Member
+	RetryOn       []*EnumMember
+	RetryOnM      *Member
+
 	// Valid is false when some part did not evaluate (already reported):
 	// lowering and the schedule lints skip such a policy.
 	Valid bool
 	// unknownMember: a member is not one of the policy's (WF304); it may
 	// have been meant as the budget, so no WF302 follows.
 	unknownMember bool
+	// use is where the policy is written (a milestone's or a step's).
+	use policyUse
 }
 
 // HasCap reports whether the policy has `.Cap(…)`.
 func (p *Policy) HasCap() bool { return p.CapM != nil }
+
+// Terminal reports whether a failure of kind (nil: of no kind) ends the
+// step's attempts by the policy's kinds: a kind `.NonRetryable(…)` lists,
+// or, with `.RetryOn(…)`, any failure of a kind it does not list (or of
+// none). A policy with neither retries every failure; so does no policy
+// (p nil), whose step has one attempt anyway.
+func (p *Policy) Terminal(kind *EnumMember) bool {
+	switch {
+	case p == nil:
+		return false
+	case p.RetryOnM != nil:
+		return kind == nil || !slices.Contains(p.RetryOn, kind)
+	}
+	return kind != nil && slices.Contains(p.NonRetryable, kind)
+}
 
 // policyUse is where a policy is written.
 type policyUse int
@@ -95,7 +122,7 @@ func (c *checker) policy(e ast.Expr, use policyUse) *Policy {
 	if ast.HasBad(e) && !isPolicyExpr(e) {
 		return nil
 	}
-	p := &Policy{Expr: e, Valid: !ast.HasBad(e)}
+	p := &Policy{Expr: e, Valid: !ast.HasBad(e), use: use}
 	if isTimeSpanExpr(e) {
 		t, ok := c.timeSpan(e)
 		p.Bare, p.Shape, p.Interval, p.IntervalExpr, p.Valid = true, ShapeFixed, t, e, ok
@@ -274,6 +301,15 @@ func (c *checker) member(p *Policy, m *Member) {
 		return
 	}
 	c.word(m.Name, vocab.KindMember)
+	if name == "NonRetryable" || name == "RetryOn" {
+		c.kindsMember(p, m)
+		return
+	}
+	if p.Shape == ShapeEvery && name != "MaxAttempts" {
+		c.report(m.Range, diag.WF304, "`Backoff.Every` is a cadence, an attempt every interval from start to start: it takes no `.%s(…)`; for a capped or jittered wait after each attempt use `Backoff.Fixed`, `Linear` or `Exponential`", name)
+		p.Valid = false
+		return
+	}
 	var prev *Member
 	switch name {
 	case "MaxAttempts":

@@ -20,7 +20,8 @@ type ref struct {
 	sub    *ast.Subscribe // the subscription a handler answers
 	enum   *ast.Enum      // a handler's enum: the type of param
 	param  *ast.Param     // a handler's enum parameter; the parameter an argument names
-	member *EnumMember    // a case label's member; a state's tracked member
+	member *EnumMember    // a case label's member; a state's tracked member; a catch case's kind
+	cause  Cause          // a catch case's reason
 }
 
 // refTable is the checker's one table of references, shared by its

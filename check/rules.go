@@ -72,7 +72,7 @@ type rule struct {
 // rules are the checks of the second pass, in code order.
 var rules = []*rule{
 	&ruleWF114, &ruleWF115, &ruleWF116,
-	&ruleWF201, &ruleWF202, &ruleWF203, &ruleWF204, &ruleWF205, &ruleWF206, &ruleWF207,
+	&ruleWF201, &ruleWF202, &ruleWF203, &ruleWF204, &ruleWF205, &ruleWF206, &ruleWF207, &ruleWF209,
 }
 
 // byKind are the rules' hooks by the kind of node they read, in rule

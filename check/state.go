@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -489,6 +490,11 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		}
 		c.report(st.Call.Fun.Rng(), diag.WF118, "unknown step `%s`: the only durable step is `Workflow.Once(\"name\", retry: policy) { … }`", shown)
 		c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step", params: bc.params}, st.Body)
+		if st.Catch != nil {
+			for _, cc := range st.Catch.Cases {
+				c.block(bc, cc.Body)
+			}
+		}
 		return
 	}
 	if bc.inStep {
@@ -499,22 +505,26 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		Kind: KindStep, Attempts: 1, Budget: BudgetNone, Valid: true,
 	}
 	var nameArg *ast.Arg
-	var retry *ast.Arg
+	named := map[string]*ast.Arg{}
 	for i, a := range st.Call.Args {
 		switch {
 		case i == 0 && a.Label == nil:
 			nameArg = a
-		case a.Label != nil && a.Label.Name == "retry" && retry == nil:
-			retry = a
-		case a.Label != nil && a.Label.Name == "retry":
-			d := c.report(a.Label.Range, diag.WF101, "duplicate argument `retry:`")
-			c.related(d, retry.Label.Range, "first given here")
+		case a.Label != nil && vocab.StepArgNamed(a.Label.Name) != nil && named[a.Label.Name] == nil:
+			named[a.Label.Name] = a
+			c.word(a.Label, vocab.KindStepArg)
+		case a.Label != nil && vocab.StepArgNamed(a.Label.Name) != nil:
+			d := c.report(a.Label.Range, diag.WF101, "duplicate argument `%s:`", a.Label.Name)
+			c.related(d, named[a.Label.Name].Label.Range, "first given here")
 		case a.Label != nil:
-			c.report(a.Label.Range, diag.WF118, "unknown argument `%s:`: `Workflow.Once` takes a name and `retry:`%s", a.Label.Name, c.didYouMean(a.Label.Range, a.Label.Name, []string{"retry"}))
+			c.report(a.Label.Range, diag.WF118, "unknown argument `%s:`: `Workflow.Once` takes a name, %s%s", a.Label.Name, stepArgList(), c.didYouMean(a.Label.Range, a.Label.Name, vocab.StepArgNames()))
 		default:
-			c.report(a.Range, diag.WF118, "unexpected argument: `Workflow.Once` takes the step's name first, then `retry: policy`")
+			c.report(a.Range, diag.WF118, "unexpected argument: `Workflow.Once` takes the step's name first, then %s", stepArgList())
 		}
 	}
+	retry := named["retry"]
+	cons.step.timeout, _ = c.stepBound(named["timeout"])
+	cons.step.deadline, cons.step.hasDeadline = c.stepBound(named["deadline"])
 	if nameArg == nil {
 		c.report(st.Call.Range, diag.WF118, "`Workflow.Once` needs the step's name first, a non-empty string: `Workflow.Once(\"send-invoice\", …)`")
 		cons.Valid = false
@@ -538,6 +548,19 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 		switch {
 		case p == nil:
 			cons.Valid = false
+		case p.Max == nil && cons.step.hasDeadline && p.Valid && (p.Interval == 0 || p.HasCap() && p.Cap == 0):
+			// Zero waits: every attempt starts at once, and the deadline
+			// never comes between them.
+			r := p.Expr.Rng()
+			d := c.report(r, diag.WF302, "this step's `retry:` policy has no `.MaxAttempts(…)`, and its waits are zero, so its `deadline:` bounds nothing: every attempt would start at once, for ever; append `.MaxAttempts(n)`, the attempts in total")
+			d.Fixes = append(d.Fixes, diag.Fix{Title: "append `.MaxAttempts(3)` (3 attempts: the first try and 2 retries)",
+				Edits: []diag.Edit{{File: c.file.Name, Range: diag.Range{Start: r.End, End: r.End}, NewText: ".MaxAttempts(3)"}}})
+			cons.Valid = false
+		case p.Max == nil && cons.step.hasDeadline:
+			// Bounded by its deadline alone: as many attempts as start
+			// before it (docs/language.md, "Durable steps").
+			cons.Attempts, cons.Budget = 1, BudgetDeadline
+			cons.Valid = cons.Valid && p.Valid
 		case p.Max == nil:
 			if !p.unknownMember { // an unknown member may be the budget (`.Retries(2)`)
 				c.stepUnbounded(p)
@@ -551,17 +574,54 @@ func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 			cons.Valid = cons.Valid && p.Valid
 		}
 	}
-	cons.Lintable = cons.Policy != nil && cons.Policy.Valid && cons.Policy.Max != nil
+	cons.Lintable = cons.Policy != nil && cons.Policy.Valid && (cons.Policy.Max != nil || cons.Budget == BudgetDeadline)
 	c.res.Consumers = append(c.res.Consumers, cons)
 	c.consumerAt[st] = cons
 	c.block(&blockCtx{sc: bc.sc, inStep: true, where: "a step", params: bc.params}, st.Body)
+	c.catchCases(bc, st, cons)
+}
+
+// stepArgList names the labelled arguments of a step: "`retry:`,
+// `timeout:` and `deadline:`".
+func stepArgList() string {
+	var xs []string
+	for _, a := range vocab.StepArgs {
+		xs = append(xs, a.Name+":")
+	}
+	return joinList(xs, "and")
+}
+
+// stepBound evaluates a step's `timeout:` or `deadline:`, a positive
+// TimeSpan (WF319 otherwise); ok is false when it is absent or bad.
+func (c *checker) stepBound(a *ast.Arg) (Ticks, bool) {
+	if a == nil || ast.HasBad(a.Value) {
+		return 0, false
+	}
+	what := a.Label.Name
+	if !isTimeSpanExpr(a.Value) {
+		c.report(a.Value.Rng(), diag.WF319, "`%s:` takes a TimeSpan, not %s: %s", what, kindOfExpr(a.Value), c.timeSpanHint(a.Value))
+		return 0, false
+	}
+	t, ok := c.timeSpan(a.Value)
+	if !ok {
+		return 0, false
+	}
+	if t <= 0 {
+		sense := "no attempt could ever run"
+		if what == "deadline" {
+			sense = "the step would give up before its first attempt ended"
+		}
+		c.report(a.Value.Rng(), diag.WF319, "`%s:` is %s: %s; write a positive TimeSpan, such as `TimeSpan.FromSeconds(30)`", what, FormatTicks(t), sense)
+		return 0, false
+	}
+	return t, true
 }
 
 // stepUnbounded reports WF302 with its fix.
 func (c *checker) stepUnbounded(p *Policy) {
 	r := p.Expr.Rng()
 	text := c.file.Text(r)
-	d := c.report(r, diag.WF302, "this step's `retry:` policy has no `.MaxAttempts(…)`: nothing else bounds a step, so it would retry for ever; append `.MaxAttempts(n)`, the attempts in total (`.MaxAttempts(3)`: the first try and 2 retries)")
+	d := c.report(r, diag.WF302, "this step's `retry:` policy has no `.MaxAttempts(…)`: nothing else bounds a step without a `deadline:`, so it would retry for ever; append `.MaxAttempts(n)`, the attempts in total (`.MaxAttempts(3)`: the first try and 2 retries)")
 	fix := diag.Fix{Title: "append `.MaxAttempts(3)` (3 attempts: the first try and 2 retries)"}
 	if p.Bare {
 		fix.Edits = []diag.Edit{{File: c.file.Name, Range: r, NewText: "Backoff.Fixed(" + text + ").MaxAttempts(3)"}}

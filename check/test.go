@@ -2,9 +2,11 @@ package check
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
 )
 
@@ -26,7 +28,21 @@ type Test struct {
 	// by time: the runner does that, stably).
 	Actions  []*TestAction
 	Failures []*TestFailure
-	Expects  []*Expect
+	// Takes say how long steps' attempts take (`Takes`), in order.
+	Takes []*TestTakes
+	// Draws are the test's uniform draws in [0, 1) for jittered waits
+	// (`Draws(…)`), nil without.
+	Draws   []float64
+	Expects []*Expect
+}
+
+// TestTakes is `Takes("step", d[, attempt: n]);`: the step's attempts (or
+// attempt n, counted over the run) take d.
+type TestTakes struct {
+	Decl    *ast.CallStmt
+	Steps   []*Step
+	Took    Ticks
+	Attempt int64 // 0: every attempt
 }
 
 // TestActionKind says what a test action does.
@@ -59,14 +75,20 @@ type TestArg struct {
 	Member *EnumMember
 }
 
-// TestFailure is `Fail("step", times: n);`: the steps named Name fail their
-// first Times attempts, or every attempt (Always).
+// TestFailure is `Fail("step", times: n, kind: K, retryAfter: d);`: the
+// steps named Name fail Times attempts (after those of the Fail statements
+// of the step before it), or every attempt after them (Always), with the
+// error kind Kind (nil: none) and, when HasRetryAfter, the server's delay
+// RetryAfter.
 type TestFailure struct {
-	Decl   *ast.CallStmt
-	Name   string
-	Steps  []*Step
-	Times  int64
-	Always bool
+	Decl          *ast.CallStmt
+	Name          string
+	Steps         []*Step
+	Times         int64
+	Always        bool
+	Kind          *EnumMember
+	RetryAfter    Ticks
+	HasRetryAfter bool
 }
 
 // ExpectKind says what an expectation checks.
@@ -79,10 +101,11 @@ const (
 	ExpectGaveUp                         // `Expect.GaveUp("step"[, at: t]);`
 	ExpectAttempts                       // `Expect.Attempts("step", t1, t2, …);`
 	ExpectCall                           // `Expect.Call(X.Y(args)[, at: t]);`
+	ExpectStopped                        // `Expect.Stopped([at: t]);`
 )
 
 var expectNames = [...]string{ExpectState: "Expect.State", ExpectEnd: "Expect.End", ExpectGaveUp: "Expect.GaveUp",
-	ExpectAttempts: "Expect.Attempts", ExpectCall: "Expect.Call"}
+	ExpectAttempts: "Expect.Attempts", ExpectCall: "Expect.Call", ExpectStopped: "Expect.Stopped"}
 
 // String is the expectation as written: `Expect.State`.
 func (k ExpectKind) String() string {
@@ -114,7 +137,7 @@ type Expect struct {
 }
 
 // testItems are the statements a test may hold, for "did you mean".
-var testItems = []string{"Send", "Take", "Start", "Fail", "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call"}
+var testItems = []string{"Send", "Take", "Start", "Fail", "Takes", "Draws", "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call", "Expect.Stopped"}
 
 // tests resolves every test of the program into the model.
 func (c *checker) tests() {
@@ -330,6 +353,14 @@ func (r *testResolver) stmt(st *ast.CallStmt) {
 		c.report(st.Body.Range, diag.WF504, "a test's statements take no block")
 		return
 	}
+	if vocab.TestStatementNamed(name) != nil {
+		switch f := call.Fun.(type) {
+		case *ast.Name:
+			c.word(&ast.Ident{Range: f.Range, Name: f.Name}, vocab.KindTest)
+		case *ast.Selector:
+			c.word(f.Sel, vocab.KindTest)
+		}
+	}
 	switch name {
 	case "Start":
 		r.start(st)
@@ -339,14 +370,18 @@ func (r *testResolver) stmt(st *ast.CallStmt) {
 		r.take(st)
 	case "Fail":
 		r.fail(st)
-	case "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call":
+	case "Takes":
+		r.takes(st)
+	case "Draws":
+		r.draws(st)
+	case "Expect.State", "Expect.End", "Expect.GaveUp", "Expect.Attempts", "Expect.Call", "Expect.Stopped":
 		r.expect(st, name)
 	default:
 		shown := name
 		if shown == "" {
 			shown = ast.Compact(c.file.Text(call.Fun.Rng()))
 		}
-		c.report(call.Fun.Rng(), diag.WF504, "unknown test statement `%s`: a test sends events (`Send`), takes slots (`Take`), starts the run (`Start`), makes steps fail (`Fail`) and expects (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`)%s",
+		c.report(call.Fun.Rng(), diag.WF504, "unknown test statement `%s`: a test sends events (`Send`), takes slots (`Take`), starts the run (`Start`), makes steps fail (`Fail`) and take time (`Takes`), gives jitter's draws (`Draws`) and expects (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`, `Expect.Stopped`)%s",
 			shown, c.didYouMean(call.Fun.Rng(), shown, testItems))
 	}
 }
@@ -583,7 +618,7 @@ func (r *testResolver) stepName(what string, a *ast.Arg) (string, []*Step, bool)
 
 func (r *testResolver) fail(st *ast.CallStmt) {
 	c := r.c
-	pos, named, ok := r.args("Fail", st.Call, "times")
+	pos, named, ok := r.args("Fail", st.Call, "times", "kind", "retryAfter")
 	if !ok || !r.count("Fail", st.Call, pos, 1, false, `Fail("charge-card", times: 2)`) {
 		return
 	}
@@ -593,17 +628,97 @@ func (r *testResolver) fail(st *ast.CallStmt) {
 	}
 	f := &TestFailure{Decl: st, Name: name, Steps: steps, Always: true}
 	if a := named["times"]; a != nil {
-		n, isInt := ast.Unparen(a.Value).(*ast.IntLit)
-		switch {
-		case isInt && n.Bad:
-			return
-		case !isInt || n.Value < 1:
-			c.report(a.Value.Rng(), diag.WF502, "`times:` is how many attempts fail, a whole number of at least 1; found `%s` (leave it out for every attempt)", ast.Compact(c.file.Text(a.Value.Rng())))
+		n, ok := r.count1(a, "`times:` is how many attempts fail, a whole number of at least 1; found `%s` (leave it out for every attempt)")
+		if !ok {
 			return
 		}
-		f.Times, f.Always = n.Value, false
+		f.Times, f.Always = n, false
+	}
+	if a := named["kind"]; a != nil {
+		var prefer []*Enum
+		if steps[0].Consumer != nil {
+			prefer = policyEnums(steps[0].Consumer.Policy)
+		}
+		if f.Kind = c.kindOf(a.Value, prefer, diag.WF502, "error kind"); f.Kind == nil {
+			return
+		}
+	}
+	if a := named["retryAfter"]; a != nil {
+		t, ok := r.time(a.Value, "`retryAfter:`")
+		if !ok {
+			return
+		}
+		f.RetryAfter, f.HasRetryAfter = t, true
 	}
 	r.t.Failures = append(r.t.Failures, f)
+}
+
+// count1 reads a whole number of at least 1 (an `attempt:` or `times:`),
+// reporting WF502 with msg (a %s for the value) otherwise.
+func (r *testResolver) count1(a *ast.Arg, msg string) (int64, bool) {
+	n, isInt := ast.Unparen(a.Value).(*ast.IntLit)
+	switch {
+	case isInt && n.Bad:
+		return 0, false
+	case !isInt || n.Value < 1:
+		r.c.report(a.Value.Rng(), diag.WF502, msg, ast.Compact(r.c.file.Text(a.Value.Rng())))
+		return 0, false
+	}
+	return n.Value, true
+}
+
+// takes reads `Takes("step", d[, attempt: n]);`.
+func (r *testResolver) takes(st *ast.CallStmt) {
+	pos, named, ok := r.args("Takes", st.Call, "attempt")
+	if !ok || !r.count("Takes", st.Call, pos, 2, false, `Takes("charge-card", TimeSpan.FromSeconds(4))`) {
+		return
+	}
+	_, steps, ok := r.stepName("Takes", pos[0])
+	if !ok {
+		return
+	}
+	d, ok := r.time(pos[1].Value, "how long an attempt takes")
+	if !ok {
+		return
+	}
+	tk := &TestTakes{Decl: st, Steps: steps, Took: d}
+	if a := named["attempt"]; a != nil {
+		if tk.Attempt, ok = r.count1(a, "`attempt:` is an attempt's number, counted over the run from 1; found `%s` (leave it out for every attempt)"); !ok {
+			return
+		}
+	}
+	r.t.Takes = append(r.t.Takes, tk)
+}
+
+// draws reads `Draws(u, …);`: uniform draws in [0, 1).
+func (r *testResolver) draws(st *ast.CallStmt) {
+	c := r.c
+	pos, _, ok := r.args("Draws", st.Call)
+	if !ok || !r.count("Draws", st.Call, pos, 1, true, "Draws(0.0, 0.75)") {
+		return
+	}
+	if r.t.Draws != nil {
+		c.report(st.Call.Fun.Rng(), diag.WF502, "`Draws` is given twice: write every draw in one `Draws(…)`, in order")
+		return
+	}
+	var us []float64
+	for _, a := range pos {
+		n, isNum := numLit(a.Value)
+		if !isNum {
+			c.report(a.Range, diag.WF502, "a draw is a number in [0, 1), such as `0.75`; found `%s`", ast.Compact(c.file.Text(a.Range)))
+			return
+		}
+		if n.bad {
+			return
+		}
+		if n.rat.Sign() < 0 || n.rat.Cmp(big.NewRat(1, 1)) >= 0 {
+			c.report(a.Range, diag.WF502, "a draw is a number in [0, 1), as `wfc schedule --draws` takes them; found `%s`", ast.Compact(c.file.Text(a.Range)))
+			return
+		}
+		f, _ := n.rat.Float64()
+		us = append(us, f)
+	}
+	r.t.Draws = us
 }
 
 func (r *testResolver) expect(st *ast.CallStmt, name string) {
@@ -671,6 +786,11 @@ func (r *testResolver) expect(st *ast.CallStmt, name string) {
 			x.Attempts = append(x.Attempts, t)
 		}
 		if !good {
+			return
+		}
+	case "Expect.Stopped":
+		x.Kind = ExpectStopped
+		if !r.count(name, call, pos, 0, false, "Expect.Stopped(at: TimeSpan.FromHours(3))") {
 			return
 		}
 	case "Expect.Call":
@@ -774,6 +894,11 @@ func eachCall(s *State, f func(*Call)) {
 				f(st)
 			case *Step:
 				block(st.Body)
+				if st.Catch != nil {
+					for _, cc := range st.Catch.Cases {
+						block(cc.Body)
+					}
+				}
 			case *Case:
 				block(st.Body)
 			case *Default:

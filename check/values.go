@@ -128,9 +128,9 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 		return -t, true
 	}
 	if sel, ok := e.(*ast.Selector); ok {
-		if sel.Sel.Name == vocab.ZeroName {
+		if t, ok := vocab.ConstantNamed(sel.Sel.Name); ok {
 			c.word(sel.Sel, vocab.KindUnit)
-			return 0, true
+			return t, true
 		}
 		if _, isUnit := timeSpanUnits[sel.Sel.Name]; isUnit {
 			c.wf304(badCall{what: misuseBare, rng: sel.Range, kind: vocab.KindUnit, name: sel.Sel.Name})
@@ -147,7 +147,7 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	if !ok {
 		return 0, false
 	}
-	if sel.Sel.Name == vocab.ZeroName {
+	if _, ok := vocab.ConstantNamed(sel.Sel.Name); ok {
 		c.wf304(badCall{what: misuseCalled, rng: call.Range, nameRng: sel.Range})
 		return 0, false
 	}

@@ -16,7 +16,7 @@ import (
 // the table the language server completes from.
 func TestVocabularyChecks(t *testing.T) {
 	step := func(policy string) string {
-		return fmt.Sprintf("workflow W { Initial = A; event Go();\n state A { subscribe Go(); on Go { Workflow.Once(\"s\", retry: %s) { X.Y(); } goto Done; } }\n terminal Done { } }\n", policy)
+		return fmt.Sprintf("enum ChargeError { Declined, RateLimited }\nworkflow W { Initial = A; event Go();\n state A { subscribe Go(); on Go { Workflow.Once(\"s\", retry: %s) { X.Y(); } goto Done; } }\n terminal Done { } }\n", policy)
 	}
 	milestone := func(kind, outcome string) string {
 		return fmt.Sprintf("workflow W { Initial = A; event Go();\n state A { subscribe Go() { %s { Within = TimeSpan.FromMinutes(5); Retries = 1; Backoff = TimeSpan.FromMinutes(1); %s { goto Done; } } } on Go { goto Done; } }\n terminal Done { } }\n", kind, outcome)
@@ -33,7 +33,7 @@ func TestVocabularyChecks(t *testing.T) {
 		clean = append(clean, tc{f.Name, step("Backoff." + f.Name + "(TimeSpan.FromSeconds(1)).MaxAttempts(3)")})
 		wrong = append(wrong, tc{f.Name + "x", step("Backoff." + f.Name + "x(TimeSpan.FromSeconds(1)).MaxAttempts(3)")})
 	}
-	args := map[vocab.Type]string{vocab.Int: "3", vocab.TimeSpan: "TimeSpan.FromHours(1)", vocab.Decimal: "0.2"}
+	args := map[vocab.Type]string{vocab.Int: "3", vocab.TimeSpan: "TimeSpan.FromHours(1)", vocab.Decimal: "0.2", vocab.Kinds: "ChargeError.Declined"}
 	for _, m := range vocab.Members {
 		p := "Backoff.Exponential(TimeSpan.FromSeconds(1))." + m.Name + "(" + args[m.Arg] + ")"
 		if m.Name != "MaxAttempts" {
@@ -44,7 +44,7 @@ func TestVocabularyChecks(t *testing.T) {
 	}
 	for _, u := range vocab.TimeSpanMembers() {
 		arg := "(1)"
-		if u == vocab.ZeroName {
+		if _, ok := vocab.ConstantNamed(u); ok {
 			arg = ""
 		}
 		clean = append(clean, tc{u, step("Backoff.Fixed(TimeSpan." + u + arg + ").MaxAttempts(3)")})

@@ -144,7 +144,7 @@ func (c *checker) unknownWord(b badCall) (string, hint) {
 		}
 		return fmt.Sprintf("unknown policy member `.%s`: the members are %s", b.name, joinList(shown, "and")), c.didYouMean(b.nameRange(), b.name, names)
 	}
-	return fmt.Sprintf("unknown `TimeSpan.%s`: %s or `TimeSpan.%s`", b.name, writeDuration(), vocab.ZeroName), c.didYouMean(b.nameRange(), b.name, names)
+	return fmt.Sprintf("unknown `TimeSpan.%s`: %s, `TimeSpan.%s` or `TimeSpan.%s`", b.name, writeDuration(), vocab.ZeroName, vocab.MaxValueName), c.didYouMean(b.nameRange(), b.name, names)
 }
 
 // writeDuration is how a message says to write a duration, from the

@@ -37,8 +37,17 @@ type Consumer struct {
 	// can run even when the schedule is not Valid (a bad window).
 	Lintable bool
 
-	// stepName is the step's name until the model's Step holds it.
+	// stepName is the step's name until the model's Step holds it, and
+	// step its other arguments.
 	stepName string
+	step     stepArgs
+}
+
+// stepArgs are a step's `timeout:` and `deadline:`, resolved, until the
+// model's Step holds them.
+type stepArgs struct {
+	timeout, deadline Ticks
+	hasDeadline       bool
 }
 
 // State is the state the consumer is written in (nil only before the
@@ -127,9 +136,10 @@ const (
 	BudgetNone        Budget = iota // one window or attempt
 	BudgetRetries                   // a milestone's `Retries = n`
 	BudgetMaxAttempts               // the policy's `.MaxAttempts(n)`
+	BudgetDeadline                  // a step's `deadline:` alone: the attempts that start before it
 )
 
-var budgetNames = [...]string{BudgetNone: "none", BudgetRetries: "Retries", BudgetMaxAttempts: "MaxAttempts"}
+var budgetNames = [...]string{BudgetNone: "none", BudgetRetries: "Retries", BudgetMaxAttempts: "MaxAttempts", BudgetDeadline: "deadline"}
 
 // String is what the schedule table prints: "none", "Retries",
 // "MaxAttempts".

@@ -66,6 +66,7 @@ func lint(l *diag.List, s *Schedule) {
 	if p == nil {
 		return
 	}
+	lintDeadline(l, s)
 	// WF315: a Backoff on a milestone with one window never applies.
 	if !c.IsStep() && c.Budget == check.BudgetNone && c.BackoffSetting != nil {
 		add(l, file, c.BackoffSetting.Range, diag.WF315, "this `Backoff` never applies: the milestone has one window (no `Retries`, no `.MaxAttempts(…)`), so no window follows it to wait for; add `Retries = 2` (three windows) or remove the `Backoff`")
@@ -106,6 +107,50 @@ func lint(l *diag.List, s *Schedule) {
 		add(l, file, p.Expr.Rng(), diag.WF318, fmt.Sprintf("this policy's waits add up to %s within its budget (%s), so the run gives up more than %s after it starts; lower the attempts or the waits",
 			timespan.Format(total), check.AttemptsBothWays(s.Attempts), timespan.Format(GiveUpLimit)))
 	}
+}
+
+// lintDeadline reports WF320 (a deadline shorter than the first wait) and
+// WF321 (a deadline that leaves `.MaxAttempts(…)` out of reach), read off
+// the table's deadline cut with attempts taking no time.
+func lintDeadline(l *diag.List, s *Schedule) {
+	c := s.Consumer
+	if !c.IsStep() || c.Step == nil || !s.HasDeadline || c.Policy == nil || c.Policy.Shape == check.ShapeNone {
+		return
+	}
+	var arg *ast.Arg
+	for _, a := range c.Step.Decl.Call.Args {
+		if a.Label != nil && a.Label.Name == "deadline" {
+			arg = a
+		}
+	}
+	if arg == nil {
+		return
+	}
+	file := c.FileName()
+	first := s.firstWaits().least
+	if s.HasCap {
+		first = min(first, s.Cap)
+	}
+	if s.Shape == check.ShapeEvery {
+		first = s.Interval
+	}
+	if first > s.Deadline && (c.Budget == check.BudgetDeadline || c.Attempts > 1) {
+		add(l, file, arg.Value.Rng(), diag.WF320, fmt.Sprintf("this step's `deadline:` (%s) is shorter than its first wait (%s): no retry ever starts before it, so the step gives up after its first attempt; lengthen the deadline to at least %s, or drop `retry:`",
+			timespan.Format(s.Deadline), timespan.Format(first), timespan.Format(first)))
+		return
+	}
+	if s.DeadlineCut == 0 || c.Policy.Max == nil {
+		return
+	}
+	when := ""
+	if last := s.Rows[len(s.Rows)-1]; !s.Truncated && last.To == s.Attempts {
+		start := satAdd(last.Starts, satMul(satAdd(s.Duration, last.Wait), last.To-last.From))
+		when = fmt.Sprintf(": attempt %d would start at %s, after it", s.DeadlineCut, timespan.Format(satAdd(satAdd(start, s.Duration), s.NominalWait(s.DeadlineCut))))
+	}
+	d := add(l, file, arg.Value.Rng(), diag.WF321, fmt.Sprintf("this step's `deadline:` (%s) lets %d of its %d attempts start (attempts taking no time)%s; lower `.MaxAttempts(…)` to %d, or lengthen the deadline",
+		timespan.Format(s.Deadline), s.Attempts, c.Attempts, when, s.Attempts))
+	d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("write `.MaxAttempts(%d)`", s.Attempts),
+		Edits: []diag.Edit{{File: file, Range: c.Policy.Max.Arg.Rng(), NewText: fmt.Sprint(s.Attempts)}}})
 }
 
 type bounds struct{ least, most Ticks }

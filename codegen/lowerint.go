@@ -29,6 +29,13 @@ func (s *Schedule) intWaits() (intWaits, bool) {
 		return w, false // not a valid policy; the rationals say what it means
 	}
 	w.shape, w.i = s.Shape, uint64(s.Interval)
+	if s.Shape == check.ShapeEvery {
+		// A cadence: what is left of the interval after an attempt.
+		if s.Duration < 0 {
+			return w, false
+		}
+		w.shape, w.i = check.ShapeFixed, uint64(max(0, s.Interval-s.Duration))
+	}
 	w.cap, w.hasCap = wholeTicks(s.Cap), s.HasCap
 	if f := s.Jitter; f != nil {
 		num, den := f.Num(), f.Denom()
@@ -195,5 +202,6 @@ func lowerInt(c *check.Consumer, opt Options) (*Schedule, bool) {
 	if opt.HasSeed || opt.Draws != nil {
 		s.Timeline = timeline(s.bigWaits(), n, ratTicks(s.Duration), opt)
 	}
+	s.finishBounds()
 	return s, true
 }

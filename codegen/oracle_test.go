@@ -108,11 +108,39 @@ func bigMin(a, b *big.Int) *big.Int {
 }
 
 // givesUp is when the last attempt ends: every attempt's duration and every
-// wait, saturating at TimeSpan's range.
+// wait; or, when a run would leave TimeSpan's range first, when it stops.
 func (p oraclePolicy) givesUp() int64 {
+	if _, _, at, ok := p.stop(); ok {
+		return at
+	}
 	t := p.waitSum()
 	t.Add(t, new(big.Int).Mul(big.NewInt(p.attempts), big.NewInt(p.duration)))
 	return clip(t)
+}
+
+// stop is the oracle's reading of the one rule past TimeSpan's range: the
+// first attempt that would end past it (found by bisection on startOf),
+// which stops the run when it starts, or, when it would even start past
+// it, at the end of the attempt before.
+func (p oraclePolicy) stop() (attempt int64, ends bool, at int64, ok bool) {
+	dur := big.NewInt(p.duration)
+	endPast := func(a int64) bool { return new(big.Int).Add(p.startOf(a), dur).Cmp(oracleMax) > 0 }
+	if !endPast(p.attempts) {
+		return 0, false, 0, false
+	}
+	lo, hi := int64(0), p.attempts // endPast(hi); lo = 0 stands for "none yet"
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if endPast(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	if p.startOf(hi).Cmp(oracleMax) > 0 {
+		return hi, false, clip(new(big.Int).Add(p.startOf(hi-1), dur)), true
+	}
+	return hi, true, clip(p.startOf(hi)), true
 }
 
 // TestScheduleOracle lowers a grid of policies and compares each table
@@ -168,8 +196,20 @@ func checkOracle(t *testing.T, p oraclePolicy) {
 			t.Fatalf("attempt %d starts at %d, the oracle says %d", r.From, r.Starts, want)
 		}
 	}
-	if last := next - 1; last != p.attempts && !s.Truncated {
-		t.Fatalf("rows cover %d of %d attempts", last, p.attempts)
+	want := p.attempts
+	if a, ends, _, ok := p.stop(); ok {
+		want = a
+		if !ends {
+			want--
+		}
+		if s.Stop == nil || s.Stop.Attempt != a || s.Stop.Ends != ends {
+			t.Fatalf("stops %+v, the oracle says at attempt %d (ends %v)", s.Stop, a, ends)
+		}
+	} else if s.Stop != nil {
+		t.Fatalf("stops %+v, the oracle says it does not", s.Stop)
+	}
+	if last := next - 1; last != want && !s.Truncated {
+		t.Fatalf("rows cover %d of %d attempts", last, want)
 	}
 	if s.Truncated && len(s.Rows) != MaxRows {
 		t.Fatalf("truncated at %d rows, want %d", len(s.Rows), MaxRows)

@@ -58,11 +58,21 @@ type jsonSchedule struct {
 	Attempts        int64      `json:"attempts"`
 	Budget          string     `json:"budget"`
 	WindowMS        *int64     `json:"window_ms"`
+	TimeoutMS       *int64     `json:"timeout_ms,omitempty"`
+	DeadlineMS      *int64     `json:"deadline_ms,omitempty"`
+	DeadlineCut     int64      `json:"deadline_cut,omitempty"`
+	Stop            *jsonStop  `json:"stop,omitempty"`
 	Rows            []jsonRow  `json:"rows"`
 	Truncated       bool       `json:"truncated,omitempty"`
 	GivesUpMS       int64      `json:"gives_up_ms"`
 	GivesUpLatestMS int64      `json:"gives_up_latest_ms"`
 	TimelineMS      []int64    `json:"timeline_ms,omitempty"`
+}
+
+type jsonStop struct {
+	Attempt int64 `json:"attempt"`
+	Ends    bool  `json:"ends"`
+	AtMS    int64 `json:"at_ms"`
 }
 
 func jitterFloat(j *big.Rat) float64 {
@@ -102,6 +112,17 @@ func WriteJSONNotes(w io.Writer, ss []*Schedule, notes []diag.Notification) erro
 		if s.HasCap {
 			cp := ms(s.Cap)
 			js.Policy.CapMS = &cp
+		}
+		if s.Timeout > 0 {
+			t := ms(s.Timeout)
+			js.TimeoutMS = &t
+		}
+		if s.HasDeadline {
+			d := ms(s.Deadline)
+			js.DeadlineMS, js.DeadlineCut = &d, s.DeadlineCut
+		}
+		if st := s.Stop; st != nil {
+			js.Stop = &jsonStop{Attempt: st.Attempt, Ends: st.Ends, AtMS: ms(st.At)}
 		}
 		for _, r := range s.Rows {
 			js.Rows = append(js.Rows, jsonRow{From: r.From, To: r.To, WaitMS: ms(r.Wait), MinMS: ms(r.Min), MaxMS: ms(r.Max),
@@ -143,6 +164,8 @@ func PolicyWords(s *Schedule) string {
 		fmt.Fprintf(&b, "linear: %s, %s, %s … (%s more each retry)", f(s.Interval), f(satMul(s.Interval, 2)), f(satMul(s.Interval, 3)), f(s.Interval))
 	case check.ShapeExponential:
 		fmt.Fprintf(&b, "exponential: %s, %s, %s … (doubling each retry)", f(s.Interval), f(satMul(s.Interval, 2)), f(satMul(s.Interval, 4)))
+	case check.ShapeEvery:
+		fmt.Fprintf(&b, "every: an attempt every %s, start to start (the wait is what is left of it after an attempt)", f(s.Interval))
 	}
 	if s.HasCap {
 		fmt.Fprintf(&b, ", capped at %s", f(s.Cap))
@@ -164,13 +187,42 @@ func satMul(t Ticks, k int64) Ticks {
 func BudgetWords(s *Schedule) string {
 	n := s.Attempts
 	w := check.CountAttempts(n, "the first")
-	switch s.Budget {
-	case check.BudgetRetries:
+	switch {
+	case s.Budget == check.BudgetRetries:
 		w += fmt.Sprintf(" (`Retries = %d`)", n-1)
-	case check.BudgetMaxAttempts:
+	case s.Budget == check.BudgetMaxAttempts && s.DeadlineCut > 0:
+		w += fmt.Sprintf(" (`.MaxAttempts(%d)`, cut by the deadline)", s.Consumer.Attempts)
+	case s.Budget == check.BudgetMaxAttempts:
 		w += fmt.Sprintf(" (`.MaxAttempts(%d)`)", n)
+	case s.Budget == check.BudgetDeadline:
+		w += " (those that start within the `deadline:`)"
 	}
 	return w
+}
+
+// deadlineWords says where a step's deadline cuts its table.
+func deadlineWords(s *Schedule) string {
+	switch {
+	case s.DeadlineCut > 0:
+		return fmt.Sprintf("; attempt %d would start after it: the step gives up (`Deadline`)", s.DeadlineCut)
+	case s.Budget == check.BudgetDeadline:
+		return fmt.Sprintf("; attempt %d would start after it: the step gives up (`Deadline`)", s.Attempts+1)
+	}
+	return ""
+}
+
+// StopWords says where and why a run leaves TimeSpan's range: "attempt 3
+// would start after TimeSpan.MaxValue: the run stops at 10675199d".
+func StopWords(s *Schedule) string {
+	st := s.Stop
+	what := "attempt"
+	if !s.Consumer.IsStep() {
+		what = "window"
+	}
+	if st.Ends {
+		return fmt.Sprintf("%s %d would end after TimeSpan.MaxValue: the run stops when it starts, at %s", what, st.Attempt, check.FormatTicks(st.At))
+	}
+	return fmt.Sprintf("%s %d would start after TimeSpan.MaxValue: the run stops at %s", what, st.Attempt, check.FormatTicks(st.At))
 }
 
 // startRange says when a row's attempts start: "13m30s" for one attempt,
@@ -216,6 +268,12 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			if s.Duration > 0 {
 				fmt.Fprintf(&b, "  attempt   takes %s\n", check.FormatTicks(s.Duration))
 			}
+			if s.Timeout > 0 {
+				fmt.Fprintf(&b, "  timeout   %s per attempt: a longer one fails then\n", check.FormatTicks(s.Timeout))
+			}
+			if s.HasDeadline {
+				fmt.Fprintf(&b, "  deadline  %s from the first attempt's start%s\n", check.FormatTicks(s.Deadline), deadlineWords(s))
+			}
 		} else {
 			fmt.Fprintf(&b, "  window    %s each; the wait starts when a window passes\n", check.FormatTicks(s.Window))
 		}
@@ -227,7 +285,9 @@ func WriteText(w io.Writer, ss []*Schedule) error {
 			last := s.Rows[len(s.Rows)-1].To
 			fmt.Fprintf(&b, "  … attempts %d–%d each wait longer (the table stops at %d rows)\n", last+1, s.Attempts, MaxRows)
 		}
-		if jit && s.GivesUpLatest != s.GivesUp {
+		if st := s.Stop; st != nil {
+			fmt.Fprintf(&b, "  stops     %s\n", StopWords(s))
+		} else if jit && s.GivesUpLatest != s.GivesUp {
 			fmt.Fprintf(&b, "  gives up  at %s, %s at the latest\n", check.FormatTicks(s.GivesUp), check.FormatTicks(s.GivesUpLatest))
 		} else {
 			fmt.Fprintf(&b, "  gives up  at %s\n", check.FormatTicks(s.GivesUp))

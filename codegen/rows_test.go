@@ -119,7 +119,7 @@ func TestRowBoundLints(t *testing.T) {
 		for _, src := range []string{stepProgram(p), milestoneProgram("Within = TimeSpan.FromMinutes(1); Backoff = " + p + ";")} {
 			full := lower(t, src, Options{})
 			cut := lower(t, src, Options{MaxRows: SummaryRows})
-			if !cut.Truncated {
+			if !cut.Truncated && cut.Stop == nil {
 				t.Fatalf("%s: not cut", p)
 			}
 			sameTotals(t, cut, full, probes(rand.New(rand.NewPCG(1, 2)), full))

@@ -102,6 +102,22 @@ type Schedule struct {
 	GivesUp, GivesUpLatest Ticks
 	Timeline               []Ticks // with Draws or Seed: the start of each attempt
 
+	// Timeout is a step's `timeout:` (0: none): an attempt longer than
+	// it ends at it, so Duration is at most Timeout. Deadline is its
+	// `deadline:`, when HasDeadline: the table holds the attempts that
+	// start no later than it after the first one's start, and DeadlineCut
+	// is the first attempt in the policy's budget it keeps from starting
+	// (0 when it cuts none); the step gives up at the deadline at the
+	// latest (GivesUp).
+	Timeout     Ticks
+	Deadline    Ticks
+	HasDeadline bool
+	DeadlineCut int64
+	// Stop, when set, is the first window or attempt that a run starting
+	// at time 0 cannot have within TimeSpan's range: the run stops there
+	// (docs/language.md, "Limits"), and the table ends with it.
+	Stop *Stop
+
 	// facts are what the lints read, found while the table is built.
 	facts lintFacts
 }
@@ -298,9 +314,18 @@ func newSchedule(c *check.Consumer, opt Options) *Schedule {
 	}
 	if c.IsStep() {
 		s.Duration = opt.AttemptDuration
+		if st := c.Step; st != nil {
+			s.Timeout, s.Deadline, s.HasDeadline = st.Timeout, st.Deadline, st.HasDeadline
+			if s.Timeout > 0 && s.Duration > s.Timeout {
+				s.Duration = s.Timeout // an attempt longer than its timeout ends at it
+			}
+		}
 	} else {
 		s.Window = c.Window
 		s.Duration = c.Window
+	}
+	if s.HasDeadline && s.Duration >= 0 {
+		s.cutAtDeadline()
 	}
 	return s
 }
@@ -312,6 +337,11 @@ func (s *Schedule) bigWaits() *waits {
 		return w
 	}
 	w.shape, w.i = s.Shape, ratTicks(s.Interval)
+	if s.Shape == check.ShapeEvery {
+		// A cadence: the wait is what is left of the interval after an
+		// attempt (a window) of Duration.
+		w.shape, w.i = check.ShapeFixed, ratTicks(max(0, s.Interval-max(s.Duration, 0)))
+	}
 	if s.HasCap {
 		w.cap = ratTicks(s.Cap)
 	}
@@ -373,6 +403,7 @@ func lowerBig(c *check.Consumer, opt Options) *Schedule {
 	if opt.HasSeed || opt.Draws != nil {
 		s.Timeline = timeline(w, n, dur, opt)
 	}
+	s.finishBounds()
 	return s
 }
 
@@ -472,7 +503,8 @@ func firstAtLeast(i, c, limit *big.Rat, a, b int64) int64 {
 
 // timeline computes the concrete start of every attempt (at most
 // MaxTimeline) for replayed or seeded draws: draw u scales a wait w by
-// 1-f+2f·u, then the cap applies.
+// 1-f+2f·u, then the cap applies, and the wait is rounded to the tick, as
+// a run with the same draws waits it (DrawnWait).
 func timeline(w *waits, n int64, dur *big.Rat, opt Options) []Ticks {
 	k := min(n, MaxTimeline)
 	out := make([]Ticks, 0, k)
@@ -481,19 +513,28 @@ func timeline(w *waits, n int64, dur *big.Rat, opt Options) []Ticks {
 	start := new(big.Rat)
 	f := new(big.Rat).Sub(w.hi, big.NewRat(1, 1)) // the jitter fraction
 	for j := int64(1); j < k; j++ {
-		b := w.base(j)
-		wait := b
+		wait := w.capped(w.base(j))
 		if f.Sign() > 0 {
-			u := new(big.Rat)
-			u.SetFloat64(d.next())
-			// 1 - f + 2f·u
-			scale := new(big.Rat).Sub(big.NewRat(1, 1), f)
-			scale.Add(scale, new(big.Rat).Mul(new(big.Rat).Mul(big.NewRat(2, 1), f), u))
-			wait = new(big.Rat).Mul(b, scale)
+			wait = drawn(w, j, d.next())
 		}
-		wait = w.capped(wait)
-		start.Add(start, dur).Add(start, wait)
+		// Each wait is a whole number of ticks, as a run waits it.
+		start.Add(start, dur).Add(start, ratTicks(sat(wait)))
 		out = append(out, sat(start))
 	}
 	return out
+}
+
+// drawn is the wait before retry j with the jitter drawn as u: the
+// uncapped wait scaled by 1-f+2f·u, then capped, exact.
+func drawn(w *waits, j int64, u float64) *big.Rat {
+	b := w.base(j)
+	f := new(big.Rat).Sub(w.hi, big.NewRat(1, 1)) // the jitter fraction
+	if f.Sign() == 0 {
+		return w.capped(b)
+	}
+	ur := new(big.Rat)
+	ur.SetFloat64(u)
+	scale := new(big.Rat).Sub(big.NewRat(1, 1), f)
+	scale.Add(scale, new(big.Rat).Mul(new(big.Rat).Mul(big.NewRat(2, 1), f), ur))
+	return w.capped(new(big.Rat).Mul(b, scale))
 }

@@ -207,14 +207,17 @@ func TestHugeBudgets(t *testing.T) {
 		if s.GivesUp < 0 || s.GivesUpLatest < s.GivesUp {
 			t.Errorf("%s: gives up %d..%d", tt.policy, s.GivesUp, s.GivesUpLatest)
 		}
-		if s.Rows[len(s.Rows)-1].To != s.Attempts && !s.Truncated {
+		if s.Rows[len(s.Rows)-1].To != s.Attempts && !s.Truncated && s.Stop == nil {
 			t.Errorf("%s: rows end at %d of %d attempts", tt.policy, s.Rows[len(s.Rows)-1].To, s.Attempts)
 		}
 	}
-	// Saturation: 2^31 retries of 5 minutes exceed TimeSpan's range.
+	// Past TimeSpan's range the run stops, and the table with it: 2^31
+	// retries of 10000 days exceed it at attempt 1069, which would start
+	// after TimeSpan.MaxValue; the table ends with attempt 1068.
 	s := lower(t, stepProgram("Backoff.Fixed(TimeSpan.FromDays(10000)).MaxAttempts(2147483647)"), Options{})
-	if s.GivesUp != timespan.MaxTicks {
-		t.Errorf("gives up %d, want the saturated %d", s.GivesUp, timespan.MaxTicks)
+	if s.Stop == nil || s.Stop.Attempt != 1069 || s.Stop.Ends || s.Stop.At != 1067*10000*timespan.TicksPerDay || s.GivesUp != s.Stop.At ||
+		s.Rows[len(s.Rows)-1].To != 1068 {
+		t.Errorf("stop %+v, gives up %d, rows to %d", s.Stop, s.GivesUp, s.Rows[len(s.Rows)-1].To)
 	}
 	// The uncapped Linear's exact total: Σ_{j=1}^{n-1} 2s·j = 2s·n(n-1)/2, saturated.
 	s = lower(t, stepProgram("Backoff.Linear(TimeSpan.FromMilliseconds(1)).MaxAttempts(20001)"), Options{})
@@ -333,6 +336,17 @@ func FuzzSchedule(f *testing.F) {
 				t.Fatalf("%s: attempt %d starts %d..%d, naive %s..%s", policy, r.From, r.Starts, r.StartsLatest, st[0].FloatString(0), st[1].FloatString(0))
 			}
 			k, prev = r.To, r
+		}
+		if s.Stop != nil {
+			// Past TimeSpan's range: the table ends where the run stops.
+			end := s.Stop.Attempt
+			if !s.Stop.Ends {
+				end--
+			}
+			if k != end || s.GivesUp != s.Stop.At {
+				t.Fatalf("%s: rows cover %d, stop %+v, gives up %d", policy, k, s.Stop, s.GivesUp)
+			}
+			return
 		}
 		if k != n {
 			t.Fatalf("%s: rows cover %d of %d attempts", policy, k, n)

@@ -43,3 +43,18 @@ func (s *Schedule) WaitBefore(k int64) Ticks {
 	}
 	return w
 }
+
+// DrawnWait is the wait before attempt k (k ≥ 2) with the jitter drawn
+// as u, a uniform draw in [0, 1): the policy's uncapped wait scaled by
+// 1 - f + 2f·u, then capped, rounded to the nearest tick. It is the wait
+// a concrete timeline (Options.Draws) adds before attempt k, and the one a
+// run with the same draws waits. Without jitter it is NominalWait(k).
+func (s *Schedule) DrawnWait(k int64, u float64) Ticks {
+	if k < 2 {
+		return 0
+	}
+	if s.Jitter == nil {
+		return s.NominalWait(k)
+	}
+	return sat(drawn(s.bigWaits(), k-1, u))
+}

@@ -97,6 +97,7 @@ const (
 	WF116 ID = "WF116"
 	WF117 ID = "WF117"
 	WF118 ID = "WF118"
+	WF119 ID = "WF119"
 	WF201 ID = "WF201"
 	WF202 ID = "WF202"
 	WF203 ID = "WF203"
@@ -104,6 +105,8 @@ const (
 	WF205 ID = "WF205"
 	WF206 ID = "WF206"
 	WF207 ID = "WF207"
+	WF208 ID = "WF208"
+	WF209 ID = "WF209"
 	WF301 ID = "WF301"
 	WF302 ID = "WF302"
 	WF303 ID = "WF303"
@@ -122,11 +125,17 @@ const (
 	WF316 ID = "WF316"
 	WF317 ID = "WF317"
 	WF318 ID = "WF318"
+	WF319 ID = "WF319"
+	WF320 ID = "WF320"
+	WF321 ID = "WF321"
+	WF322 ID = "WF322"
 	WF401 ID = "WF401"
 	WF402 ID = "WF402"
 	WF403 ID = "WF403"
 	WF404 ID = "WF404"
 	WF405 ID = "WF405"
+	WF406 ID = "WF406"
+	WF407 ID = "WF407"
 	WF501 ID = "WF501"
 	WF502 ID = "WF502"
 	WF503 ID = "WF503"
@@ -316,6 +325,10 @@ var Codes = []Code{
 		"The only durable step is `Workflow.Once(\"name\", retry: policy) { calls }`. Its name is its durable identity (idempotency key): a non-empty string literal, unique in the workflow. Steps do not nest and contain no `goto`.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"\") { Mail.Send(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"notify\") { Mail.Send(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF119", Error, Meaning, ScopeDecl, "bad `catch`: an unknown reason or error kind, or a case given twice",
+		"A durable step's `catch { … }` (right after its block) holds cases: a reason (`Exhausted`, `Deadline`, `Terminal`, `Cancelled`), an error kind (a member of an enum of the program, `ChargeError.Declined`, or unqualified where the step's policy or the program makes it unique), and `default`, each at most once. An unqualified name is a reason first: a member named like one is written qualified.",
+		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { Exhasted { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n"),
+		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { Exhausted { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n")},
 	{"WF201", Warning, Meaning, ScopeDecl, "state unreachable from `Initial`",
 		"No chain of `goto` leads from the initial state to this one, so no run can ever be in it.",
 		wrap(okStates + "  terminal Lost { }\n"),
@@ -344,12 +357,20 @@ var Codes = []Code{
 		"The principal is the entity the runtime's security context identifies; a program has at most one.",
 		"[Principal] entity Person { string Name; }\n[Principal] entity Robot { string Name; }\n",
 		"[Principal] entity Person { string Name; }\nentity Robot { string Name; }\n"},
+	{"WF208", Warning, Meaning, ScopeDecl, "a `catch` case that never runs",
+		"A case of a step's catch runs only for a give-up it can take: `Cancelled` never (a cancelled step's handler ends where it is parked), `Deadline` only on a step with a `deadline:`, `Terminal` and a kind's case only when the step's policy makes a failure terminal (`.NonRetryable(…)`, or `.RetryOn(…)` for the kinds it leaves out). Remove the case, or make the policy say what the case expects; the fix for a kind adds it to `.NonRetryable(…)`.",
+		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { Declined { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n"),
+		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3).NonRetryable(ChargeError.Declined)) { Payments.Charge(); } catch { Declined { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n")},
+	{"WF209", Warning, Meaning, ScopeDecl, "states that chain at one instant: a cycle of zero-length windows",
+		"A milestone whose windows are zero-length, with no wait between them, passes as its state is entered, and its outcome's `goto` moves the run on at the same instant. When such moves form a cycle, a run that enters it goes round for ever without time passing: at run time it is stopped after 10000 entries at one instant. The message names the cycle, once, at its first state in source order. Give one of its windows a length.",
+		wrap("  state A { subscribe Go() { Finished { Within = TimeSpan.Zero; Unfinished { goto B; } } } }\n  state B { subscribe Go() { Finished { Within = TimeSpan.Zero; Unfinished { goto A; } } } on Go { goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go() { Finished { Within = TimeSpan.FromSeconds(1); Unfinished { goto B; } } } }\n  state B { subscribe Go() { Finished { Within = TimeSpan.Zero; Unfinished { goto A; } } } on Go { goto Done; } }\n  terminal Done { }\n")},
 	{"WF301", Error, Meaning, ScopeDecl, "milestone sets both `Retries` and `.MaxAttempts(…)`",
 		"`Retries = N` and `.MaxAttempts(N+1)` are two budgets for one thing, and they count differently: `Retries` counts the FURTHER windows after the first, `MaxAttempts` the windows in TOTAL. Keep one. Two fixes are offered, one per way out.",
 		wrap("  state A {\n    subscribe Go() {\n      Finished {\n        Within = TimeSpan.FromMinutes(5);\n        Retries = 2;\n        Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5)).MaxAttempts(3);\n        Unfinished { goto Done; }\n      }\n    }\n  }\n  terminal Done { }\n"),
 		wrap("  state A {\n    subscribe Go() {\n      Finished {\n        Within = TimeSpan.FromMinutes(5);\n        Retries = 2;\n        Backoff = Backoff.Exponential(TimeSpan.FromMinutes(5));\n        Unfinished { goto Done; }\n      }\n    }\n  }\n  terminal Done { }\n")},
 	{"WF302", Error, Meaning, ScopeDecl, "a durable step's `retry:` policy has no `.MaxAttempts(…)`",
-		"Nothing else bounds a step's retries, so without `.MaxAttempts(n)` (attempts in total) it would retry for ever. A bare TimeSpan is a fixed policy and needs it too: `Backoff.Fixed(…).MaxAttempts(3)`.",
+		"A step's retries are bounded by `.MaxAttempts(n)` (attempts in total) or by the step's `deadline:` (the attempts that start within it); with neither it would retry for ever. A bare TimeSpan is a fixed policy and needs one too: `Backoff.Fixed(…).MaxAttempts(3)`. A policy whose waits are zero needs `.MaxAttempts(n)` even with a deadline: its attempts would all start at once.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2))) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(3)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF303", Error, Meaning, ScopeDecl, "policy member given twice",
@@ -416,6 +437,22 @@ var Codes = []Code{
 		"A retry budget whose waits add up to more than 30 days keeps the workflow open for months on an error nobody is watching: whatever the retries were for has been handled by hand or forgotten long before. Any shape counts, `Fixed` too (`Fixed(1h)` with 1000 attempts waits 41 days in all). Only the waits count, not a milestone's windows: a long window is the deadline its author chose. WF312 and WF314 replace it for the same policy: they name the growth that makes it long. Lower the attempts or the waits.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromHours(1)).MaxAttempts(1000)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromHours(1)).MaxAttempts(48)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF319", Error, Meaning, ScopeDecl, "a step's `timeout:` or `deadline:` is not a positive TimeSpan",
+		"`timeout:` is each attempt's limit and `deadline:` the step's total time from its first attempt's start (docs/language.md, \"Durable steps\"). Either is a TimeSpan longer than zero: a zero timeout would fail every attempt as it starts, a zero deadline would give the step up before its first attempt ended.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", timeout: TimeSpan.Zero) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", timeout: TimeSpan.FromSeconds(30)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF320", Warning, Policy, ScopeConsumer, "a step's `deadline:` is shorter than its first wait: nothing is ever retried",
+		"A retry whose wait would end after the step's deadline does not start, and the step gives up (`Deadline`). With a deadline shorter than the first wait (the least, under jitter), no retry ever starts: the policy never applies. Lengthen the deadline past the first wait, or drop `retry:`. Attempts are assumed to take no time; longer ones leave even less room.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromMinutes(1)).MaxAttempts(3), deadline: TimeSpan.FromSeconds(30)) { Payments.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromMinutes(1)).MaxAttempts(3), deadline: TimeSpan.FromMinutes(5)) { Payments.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF321", Warning, Policy, ScopeConsumer, "a step's `deadline:` leaves `.MaxAttempts(…)` out of reach",
+		"With a deadline and `.MaxAttempts(n)` the earlier wins. When the deadline comes before the n-th attempt could start, the message names how many attempts can start (attempts assumed to take no time) and when the first one past it would; lower `.MaxAttempts(…)` to that number (the fix), or lengthen the deadline.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(10)).MaxAttempts(10), deadline: TimeSpan.FromSeconds(45)) { Payments.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(10)).MaxAttempts(5), deadline: TimeSpan.FromSeconds(45)) { Payments.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF322", Error, Meaning, ScopeDecl, "bad error kinds in a policy",
+		"`.NonRetryable(K, …)` lists the error kinds that end a step's attempts at once; `.RetryOn(K, …)` the only kinds that are retried. Each names members of enums of the program, qualified or, where one enum makes them unique, not. They belong on a durable step's `retry:` policy (a milestone's windows do not fail), and a policy takes one of the two.",
+		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3).NonRetryable(ChargeError.Declined).RetryOn(ChargeError.RateLimited)) { Payments.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3).NonRetryable(ChargeError.Declined)) { Payments.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	// WF4xx: reported by `wfc export temporal` (docs/temporal.md), not by
 	// `wfc check`: what Temporal's RetryPolicy cannot express.
 	{"WF401", Warning, Export, ScopeDecl, "Temporal has no linear backoff",
@@ -438,12 +475,20 @@ var Codes = []Code{
 		"Temporal's Go SDK computes each retry wait as initialInterval × coefficient^(attempt-1) in float64 nanoseconds (measured in its test environment). Past about 104 days a float64 no longer holds every nanosecond, so an interval like 500 days and 100 ns comes out a few nanoseconds short, and every attempt starts earlier than the table says. The message names the first such attempt; the range is the interval. Round the interval to whole seconds.",
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(43200000000.0001)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
 		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromDays(20)).MaxAttempts(2)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF406", Warning, Export, ScopeDecl, "Temporal has no cadence (`Backoff.Every`)",
+		"Temporal waits its retry interval from an attempt's failure, a spacing; `Backoff.Every` is a cadence, an attempt every interval from start to start. The export writes a fixed interval and marks the step `nextRetryDelay`: the activity must fail with NextRetryDelay = interval − the attempt's duration (at least 0), or every retry waits the whole interval after the attempt. Or use `Backoff.Fixed`, which maps exactly. The range is the name `Every`.",
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"poll\", retry: Backoff.Every(TimeSpan.FromSeconds(10)).MaxAttempts(5)) { Feed.Poll(); } goto Done; } }\n  terminal Done { }\n"),
+		wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"poll\", retry: Backoff.Fixed(TimeSpan.FromSeconds(10)).MaxAttempts(5)) { Feed.Poll(); } goto Done; } }\n  terminal Done { }\n")},
+	{"WF407", Warning, Export, ScopeDecl, "Temporal has no `RetryOn`: the other kinds are listed as non-retryable",
+		"Temporal's RetryPolicy lists the error types it never retries (NonRetryableErrorTypes). `.RetryOn(K, …)` is exported as that list holding the other members of K's enum; a failure of no kind, or of another enum's kind, which ends a wfc step, is retried on Temporal unless the activity fails non-retryably. Prefer `.NonRetryable(…)`, which maps exactly. The range is the `.RetryOn(…)` member.",
+		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3).RetryOn(ChargeError.RateLimited)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n"),
+		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"bill\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3).NonRetryable(ChargeError.Declined)) { Billing.Charge(); } goto Done; } }\n  terminal Done { }\n")},
 	{"WF501", Error, Meaning, ScopeDecl, "a test names an unknown workflow, event, state, slot, step or call",
 		"Every name in a test (docs/language.md, \"Tests\") must be declared in the workflow the test runs: `Workflow = …` names a workflow, `Send` one of its events, `Take` one of its slots, `Fail`, `Expect.GaveUp` and `Expect.Attempts` one of its durable steps, `Expect.State` and `Expect.End` one of its states, `Expect.Call` a call it makes. The message suggests the closest name. A program whose tests have errors is not run.",
 		testOf("  Send(Og(), at: TimeSpan.FromSeconds(5));\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
 	{"WF502", Error, Meaning, ScopeDecl, "wrong arguments in a test",
-		"Each test statement takes its own arguments: `Send(Event(args), at: t)` with one argument per event parameter, of the parameter's type (a member of the parameter's enum, a string, a number…), `Take(Slot, at: t)`, `Fail(\"step\", times: n)`, `Expect.State(S, at: t)`, `Expect.End(S, at: t)` with a terminal `S`, `Expect.GaveUp(\"step\", at: t)`, `Expect.Attempts(\"step\", t1, t2, …)`, `Expect.Call(X.Y(args), at: t)`; `Start(at: t)` only in a workflow that does not start by itself.",
+		"Each test statement takes its own arguments: `Send(Event(args), at: t)` with one argument per event parameter, of the parameter's type (a member of the parameter's enum, a string, a number…), `Take(Slot, at: t)`, `Fail(\"step\", times: n, kind: K, retryAfter: t)` with `K` an error kind (a member of an enum of the program), `Takes(\"step\", d, attempt: n)`, `Draws(u, …)` with each draw in [0, 1) and one `Draws` per test, `Expect.State(S, at: t)`, `Expect.End(S, at: t)` with a terminal `S`, `Expect.GaveUp(\"step\", at: t)`, `Expect.Attempts(\"step\", t1, t2, …)`, `Expect.Call(X.Y(args), at: t)`, `Expect.Stopped(at: t)`; `Start(at: t)` only in a workflow that does not start by itself.",
 		testOf("  Send(Go(1), at: TimeSpan.FromSeconds(5));\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
 	{"WF503", Error, Meaning, ScopeDecl, "bad time in a test",
@@ -451,7 +496,7 @@ var Codes = []Code{
 		testOf("  Send(Go(), at: 5);\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
 	{"WF504", Error, Meaning, ScopeDecl, "unknown test statement or setting",
-		"A test holds `Workflow = Name;` (which may be left out when the program has one workflow), actions (`Send`, `Take`, `Start`, `Fail`) and expectations (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`), each a call ending in `;`.",
+		"A test holds `Workflow = Name;` (which may be left out when the program has one workflow), actions (`Send`, `Take`, `Start`, `Fail`, `Takes`, `Draws`) and expectations (`Expect.State`, `Expect.End`, `Expect.GaveUp`, `Expect.Attempts`, `Expect.Call`, `Expect.Stopped`), each a call ending in `;`.",
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n  Expect.Stat(A, at: TimeSpan.Zero);\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n  Expect.State(A, at: TimeSpan.Zero);\n")},
 	{"WF505", Error, Meaning, ScopeDecl, "two tests with the same name",

@@ -227,6 +227,10 @@ func TestRules(t *testing.T) {
 			"w {\n  A      = 1;\n  Longer = 2;\n\n  B = 3;\n}\n"},
 		{"one-line blocks align", "m {\nExhausted { }\nUnfinished { goto X; }\n}",
 			"m {\n  Exhausted  { }\n  Unfinished { goto X; }\n}\n"},
+		{"a step's catch follows its block", "on Go {\nW.Once(\"s\") {\nX.Y(); }\ncatch { Exhausted { goto D; }\ndefault { } }\ngoto D; }",
+			"on Go {\n  W.Once(\"s\") {\n    X.Y();\n  } catch {\n    Exhausted { goto D; }\n    default   { }\n  }\n  goto D;\n}\n"},
+		{"a one-line step and catch stay on one line", "on Go { W.Once(\"s\") { X.Y(); } catch { default { } } }",
+			"on Go { W.Once(\"s\") { X.Y(); } catch { default { } } }\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,7 +26,8 @@ type entry struct {
 	last  int // a member's last token (trailing comments follow it)
 	kind  entryKind
 	open  int  // the member's block `{`, or -1
-	flat  bool // the block stays on one line
+	catch int  // the `{` of the `catch` after a step's block, or -1
+	flat  bool // the block (and its catch) stays on one line
 	blank bool // a blank line before it
 	align align
 	pad   int // spaces added before item s+1 to line it up
@@ -66,7 +67,7 @@ func (p *printer) collect(lo, hi, level int, enum bool) {
 	first := true
 	for i := lo + 1; i < hi; {
 		it := &p.it[i]
-		en := entry{s: i, open: -1, blank: it.nl >= 2}
+		en := entry{s: i, open: -1, catch: -1, blank: it.nl >= 2}
 		if it.comment() {
 			j := p.lineRest(i, hi)
 			switch {
@@ -84,11 +85,17 @@ func (p *printer) collect(lo, hi, level int, enum bool) {
 			// Comments that lead a member on its line belong to it.
 		}
 		end, open := p.memberEnd(i, hi, enum)
+		if open >= 0 && !enum {
+			// A step's block may be followed by `catch { … }`: one member.
+			if c := p.catchAfter(end, hi); c >= 0 {
+				en.catch, end = c, int(p.it[c].match)
+			}
+		}
 		en.last, en.e, en.open = end, p.lineRest(end, hi), open
 		if open >= 0 {
 			m := int(p.it[open].match)
-			en.flat = m == open+1 || p.it[m].pin == pinJoin ||
-				p.it[open].line == p.it[m].line && level*indentWidth+p.flatWidth(i, m, Width) <= Width
+			en.flat = m == open+1 && en.catch < 0 || p.it[m].pin == pinJoin ||
+				p.it[open].line == p.it[end].line && level*indentWidth+p.flatWidth(i, end, Width) <= Width
 		}
 		p.ents = append(p.ents, en)
 		i, first = en.e+1, false
@@ -138,6 +145,23 @@ func (p *printer) memberEnd(s, hi int, enum bool) (end, open int) {
 		}
 	}
 	return last, -1
+}
+
+// catchAfter returns the `{` of a `catch { … }` that follows the block
+// closing at item end (comments between them allowed), or -1: `catch` is a
+// contextual word, the one that follows a durable step's block.
+func (p *printer) catchAfter(end, hi int) int {
+	j := end + 1
+	for j < hi && p.it[j].comment() {
+		j++
+	}
+	if j+1 >= hi || p.it[j].cls != cWord || p.text(j) != "catch" || !p.punct(j+1, '{') {
+		return -1
+	}
+	if m := int(p.it[j+1].match); m > j+1 && m < hi {
+		return j + 1
+	}
+	return -1
 }
 
 // alignRuns sets the padding of runs of consecutive members of one kind:
@@ -203,7 +227,7 @@ func (p *printer) member(en entry, level int, enum bool) {
 				}
 			}
 		}
-		if i == en.open && !en.flat {
+		if (i == en.open || i == en.catch) && !en.flat {
 			m := int(p.it[i].match)
 			p.write(i)
 			p.body(i, m, level+1, p.isEnum(en))

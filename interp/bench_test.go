@@ -85,3 +85,49 @@ func benchScenario(b *testing.B) (*check.Result, *check.Workflow, []*codegen.Sch
 	}
 	return res, wf, scheds, interp.Scenario{Actions: acts}
 }
+
+// heartbeatProgram is a window that goes back to its own state for ever:
+// a run of it writes entries until the transcript's limit.
+const heartbeatProgram = `workflow Heartbeat {
+  Autostart = true;
+  Initial   = Waiting;
+  event Beat();
+  state Waiting {
+    subscribe Beat() { Finished { Within = TimeSpan.FromMinutes(5); Unfinished { goto Waiting; } } }
+  }
+}
+`
+
+// BenchmarkEntries runs a heartbeat to the transcript's limit, 1,000,000
+// entries, keeping them (kept) or only telling an observer of each
+// (discarded, what `wfc test` does when it prints no transcript), and
+// reports entries per CPU-second (the issue's figure: at least 1,000,000)
+// and the bytes allocated per entry.
+func BenchmarkEntries(b *testing.B) {
+	res, wf := compile(b, "heartbeat.wf", heartbeatProgram)
+	scheds := codegen.Lower(res, codegen.Options{})
+	for _, discard := range []bool{false, true} {
+		name := "kept"
+		if discard {
+			name = "discarded"
+		}
+		b.Run(name, func(b *testing.B) {
+			seen := 0
+			opt := interp.Options{Schedules: scheds, Discard: discard, OnEntry: func(int, *interp.Entry, interp.Subject) { seen++ }}
+			b.ReportAllocs()
+			cpu := scaling.CPUTime()
+			for b.Loop() {
+				seen = 0
+				if _, err := interp.RunWith(res, wf, interp.Scenario{}, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if seen != interp.MaxEntries {
+				b.Fatalf("%d entries, want the limit", seen)
+			}
+			n := float64(seen) * float64(b.N)
+			b.ReportMetric(n/(scaling.CPUTime()-cpu).Seconds(), "entries/cpu-s")
+			b.ReportMetric(n/b.Elapsed().Seconds(), "entries/s")
+		})
+	}
+}

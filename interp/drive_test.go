@@ -3,26 +3,31 @@ package interp_test
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/timespan"
-	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/interp"
 )
 
 // scripted is an engine of the test's own: a clock that hands out a list
 // of actions, each as it is asked, at the time it names (and keeps handing
 // them out after the run ended, unless stopAtEnd), and an executor whose
-// attempts start a second apart and all fail. It records what the drive
-// loop asked it.
+// attempts run on their own, as Temporal's activities do: each goes as
+// the scenario's script says, and reports through the clock when it
+// ends. It records what the drive loop asked it.
 type scripted struct {
 	now       interp.Ticks
 	acts      []interp.Action
+	steps     map[*check.Step]*interp.Script
 	stopAtEnd bool
 	err       error // returned by Next once the actions are out
-	stop      string
 	asked     []string
+	// reports are the attempts running, by when they end; cancelled the
+	// attempts the machine abandoned.
+	reports   []interp.Report
+	cancelled []*interp.Attempt
 }
 
 func (s *scripted) Now() interp.Ticks { return s.now }
@@ -36,11 +41,24 @@ func (s *scripted) Next(due interp.Ticks, has, ended bool) (interp.Happening, in
 	if ended && s.stopAtEnd {
 		return interp.Over, interp.Action{}, nil
 	}
-	if len(s.acts) > 0 && (!has || s.acts[0].At <= due) {
+	// What arrives comes before what falls due at the same instant: the
+	// scenario's actions, then the reports of attempts that end by then.
+	k := s.firstReport()
+	var end interp.Ticks
+	if k >= 0 {
+		end = s.reports[k].Attempt.Start + s.reports[k].Took
+	}
+	if len(s.acts) > 0 && (!has || s.acts[0].At <= due) && (k < 0 || s.acts[0].At <= end) {
 		a := s.acts[0]
 		s.acts = s.acts[1:]
 		s.now = max(s.now, a.At)
 		return interp.Arrived, a, nil
+	}
+	if k >= 0 && (!has || end <= due) {
+		r := s.reports[k]
+		s.reports = append(s.reports[:k], s.reports[k+1:]...)
+		s.now = max(s.now, end)
+		return interp.Reported, interp.Action{Kind: interp.ActReport, Report: &r}, nil
 	}
 	if has {
 		s.now = max(s.now, due)
@@ -52,6 +70,18 @@ func (s *scripted) Next(due interp.Ticks, has, ended bool) (interp.Happening, in
 	return interp.Over, interp.Action{}, nil
 }
 
+// firstReport is the index of the attempt that ends first (the first
+// started among those ending at one instant), or -1.
+func (s *scripted) firstReport() int {
+	k := -1
+	for i, r := range s.reports {
+		if k < 0 || r.Attempt.Start+r.Took < s.reports[k].Attempt.Start+s.reports[k].Took {
+			k = i
+		}
+	}
+	return k
+}
+
 func fmtTicks(t interp.Ticks, has bool) string {
 	if !has {
 		return "none"
@@ -61,35 +91,43 @@ func fmtTicks(t interp.Ticks, has bool) string {
 
 func (s *scripted) Call(interp.Invocation) {}
 
-func (s *scripted) Step(_ *check.Step, sched *codegen.Schedule, _ []interp.Invocation) interp.StepResult {
-	var r interp.StepResult
-	for k := int64(0); k < sched.Attempts; k++ {
-		r.Starts = append(r.Starts, s.now)
-		s.now += 10_000_000
+func (s *scripted) Attempt(a *interp.Attempt) (interp.Report, bool) {
+	f, took := s.steps[a.Step].Attempt(a.N)
+	r := interp.Report{Attempt: a, Took: took, OK: f == nil}
+	if f != nil {
+		r.Kind, r.RetryAfter, r.HasRetryAfter = f.Kind, f.RetryAfter, f.HasRetryAfter
 	}
-	r.Stop = s.stop
-	return r
+	s.reports = append(s.reports, r)
+	return interp.Report{}, false
+}
+
+func (s *scripted) Cancel(a *interp.Attempt) {
+	s.cancelled = append(s.cancelled, a)
+	for i, r := range s.reports {
+		if r.Attempt == a {
+			s.reports = append(s.reports[:i], s.reports[i+1:]...)
+			return
+		}
+	}
 }
 
 // TestDriveOnAnotherEngine: the drive loop is the engine's only contact
 // with a run: an engine of the test's own, answering what happens next as
-// the virtual clock does, gets the transcript the golden file has, for
-// every decision of testdata/runs without steps (whose attempts this
-// engine times its own way).
+// the virtual clock does but running attempts on their own and reporting
+// them through its clock (as Temporal's activities do), gets the
+// transcript the golden file has, for every decision of testdata/runs.
 func TestDriveOnAnotherEngine(t *testing.T) {
 	files, _ := filepath.Glob("testdata/runs/*.wf")
 	ran := 0
 	for _, f := range files {
 		res, wf, sc := load(t, f)
-		if len(wf.Steps) > 0 {
-			continue
-		}
 		want, err := interp.Run(res, wf, sc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		eng := &scripted{acts: sc.Actions}
+		eng := &scripted{acts: sc.Actions, steps: sc.Steps}
 		m := interp.NewMachine(res, wf, nil, eng, eng)
+		m.Draws = sc.Draws
 		if err := m.Drive(); err != nil {
 			t.Fatal(err)
 		}
@@ -161,29 +199,33 @@ func TestDriveClockError(t *testing.T) {
 	}
 }
 
-// TestExecutorStops: an executor that cannot run a step's attempts says
-// why, and the run stops with that reason after the attempts it reported.
-func TestExecutorStops(t *testing.T) {
+// TestCancelAbandonsAttempt: an attempt the engine runs on its own is
+// abandoned (Executor.Cancel) when a goto leaves its state meanwhile, and
+// its report, had it come, would be dropped; the transcript says cancel.
+func TestCancelAbandonsAttempt(t *testing.T) {
 	res, wf := compile(t, "drive.wf", driveProgram)
-	eng := &scripted{acts: []interp.Action{{At: 0, Kind: interp.ActSend, Event: wf.EventNamed("Pay")}},
-		stop: "the engine lost the step"}
+	step := wf.Steps[0]
+	eng := &scripted{
+		acts: []interp.Action{
+			{At: 0, Kind: interp.ActSend, Event: wf.EventNamed("Pay")},
+			{At: 5_000_000, Kind: interp.ActSend, Event: wf.EventNamed("Go")},
+		},
+		steps: map[*check.Step]*interp.Script{step: {Took: 10_000_000}},
+	}
 	m := interp.NewMachine(res, wf, nil, eng, eng)
 	if err := m.Drive(); err != nil {
 		t.Fatal(err)
 	}
-	es := m.Transcript().Entries
-	last := es[len(es)-1]
-	if last.Kind != interp.KStopped || last.Message != "the engine lost the step" || last.State != "A" {
-		t.Fatalf("transcript:\n%s", m.Transcript())
+	if len(eng.cancelled) != 1 || eng.cancelled[0].Step != step || eng.cancelled[0].N != 1 {
+		t.Fatalf("cancelled %v, want attempt 1 of the step\n%s", eng.cancelled, m.Transcript())
 	}
-	attempts := 0
-	for _, e := range es {
-		if e.Kind == interp.KAttempt {
-			attempts++
-		}
+	var kinds []string
+	for _, e := range m.Transcript().Entries {
+		kinds = append(kinds, e.Kind.String())
 	}
-	if attempts != 3 {
-		t.Errorf("%d attempts recorded before the stop, want the 3 reported", attempts)
+	want := "start enter accept attempt call accept cancel enter end"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("entries %s, want %s\n%s", got, want, m.Transcript())
 	}
 }
 
@@ -210,7 +252,7 @@ func TestSubjects(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for k := interp.KStart; k <= interp.KStopped; k++ {
+	for _, k := range interp.Kinds() {
 		if !kinds[k] && k != interp.KStopped {
 			t.Errorf("no golden run has a %s entry", k)
 		}
@@ -275,9 +317,22 @@ func subjectMismatch(wf *check.Workflow, e *interp.Entry, about interp.Subject) 
 		default:
 			return "neither a milestone nor a step"
 		}
-	case interp.KAttempt, interp.KFail, interp.KDone, interp.KGiveUp:
+	case interp.KAttempt, interp.KFail, interp.KDone, interp.KGiveUp, interp.KSkip, interp.KTimeout:
 		if s, ok := about.(*check.Step); !ok || s.Key != e.Name {
 			return "not the step"
+		}
+	case interp.KCancel:
+		switch a := about.(type) {
+		case *check.Step:
+			if a.Key != e.Name || e.Cause != check.CauseCancelled {
+				return "not the step"
+			}
+		case *check.Subscription:
+			if a.Event.Decl.Name.Name != e.Name || e.Cause != 0 {
+				return "not the queued handler's subscription"
+			}
+		default:
+			return "neither a step nor a subscription"
 		}
 	case interp.KCall:
 		if c, ok := about.(*check.Call); !ok || c.Fun != e.Name {

@@ -27,10 +27,13 @@ func FuzzRun(f *testing.F) {
 	f.Add(uint8(13), []byte{0, 0, 0, 255, 255, 255, 9, 9, 9, 1, 1, 1})
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		p := progs[int(which)%len(progs)]
-		sc := interp.Scenario{Failures: map[*check.Step]interp.Failure{}}
+		sc := interp.Scenario{Steps: map[*check.Step]*interp.Script{}}
 		for i, s := range p.wf.Steps {
 			if i < len(data) {
-				sc.Failures[s] = interp.Failure{Times: int64(data[i] % 8), Always: data[i] > 250}
+				sc.Steps[s] = &interp.Script{
+					Fails: []interp.Failure{{Times: int64(data[i] % 8), Always: data[i] > 250}},
+					Took:  interp.Ticks(data[i]%4) * 10_000_000, // 0 to 3s
+				}
 			}
 		}
 		var at interp.Ticks

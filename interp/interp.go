@@ -26,12 +26,26 @@
 // feeds it, on every engine: it asks a Clock what happens next (an action
 // arrives, the next deadline falls due, or nothing more will happen) and
 // hands actions to the Machine in one place; an Executor performs the
-// run's calls and its durable steps' attempts. Run drives a Machine with
+// run's calls and its durable steps' attempts, one attempt per call
+// (Executor.Attempt), and says how each went: its duration, success or
+// failure, error kind and Retry-After. Everything else about a step is
+// the Machine's: its record for the whole run, the waits between
+// attempts and an attempt's timeout and deadline (timers of the drive
+// loop, so a retrying step does not freeze the run), cancellation when
+// the run leaves the state. An engine whose attempts run on their own
+// (Temporal's activities) reports them through its Clock (Reported). Run drives a Machine with
 // the virtual clock and executor (run.go); integration/temporal drives the
 // same Machine, with the same loop, on Temporal's clock (workflow time,
 // timers, signals) and activities, so that the two runs' transcripts can be
 // compared entry by entry: a difference is a difference in timing or
 // delivery, the engine's part, which is what that proof is about.
+//
+// # Handlers as fibers
+//
+// A handler runs as a fiber (fiber.go): it parks where it reaches a
+// durable step that has to wait, and goes on when the step is done or has
+// given up; meanwhile other handlers and deadlines run, one thing at a
+// time. Steps keep their record for the whole run (step.go).
 package interp
 
 import (
@@ -77,6 +91,9 @@ const (
 	ActSend
 	// ActTake takes a slot (an Assigned milestone's subscription).
 	ActTake
+	// ActReport is an attempt's report that an engine hands to the run
+	// (Clock.Next's Reported); never part of a scenario.
+	ActReport
 )
 
 // Action is one thing a scenario does at a time.
@@ -90,22 +107,77 @@ type Action struct {
 	// event's name, Workflow.SlotNamed), whose subscription in the state
 	// the run is in when it arrives is taken.
 	Slot *check.Slot
+	// Report, for ActReport (and Clock.Next's Reported): how an attempt
+	// the engine ran went.
+	Report *Report
 }
 
-// Failure says how a durable step's attempts fail.
+// Script says how a durable step's attempts go in a scenario (a test's
+// `Fail` and `Takes` statements). Attempts are counted over the whole run,
+// as the step's record counts them: attempt n is the n-th attempt the step
+// ever makes, whatever handler or visit of its state makes it.
+type Script struct {
+	// Fails describe the attempts in order: the first covers its Times
+	// attempts, the next the ones after them, and so on; one that is
+	// Always covers every attempt after the ones before it. An attempt no
+	// Failure covers succeeds.
+	Fails []Failure
+	// Took is how long every attempt takes, and Takes how long a given
+	// one does (overriding Took): an attempt's end, success or failure, is
+	// its start plus its duration.
+	Took  Ticks
+	Takes map[int64]Ticks
+}
+
+// Failure is a run of failing attempts of a Script.
 type Failure struct {
-	// Times is how many attempts fail before one succeeds; Always makes
-	// every attempt fail.
+	// Times is how many attempts fail; Always makes every later one fail.
 	Times  int64
 	Always bool
+	// Kind is the failures' error kind, a member of an enum of the
+	// program (nil: a failure of no kind).
+	Kind *check.EnumMember
+	// RetryAfter, when HasRetryAfter, is the delay the failure carries
+	// (a server's Retry-After): it replaces the policy's wait before the
+	// next attempt.
+	RetryAfter    Ticks
+	HasRetryAfter bool
+}
+
+// Attempt says how attempt n (from 1) of the script's step goes: its
+// failure (nil when it succeeds) and how long it takes.
+func (s *Script) Attempt(n int64) (*Failure, Ticks) {
+	if s == nil {
+		return nil, 0
+	}
+	took := s.Took
+	if t, ok := s.Takes[n]; ok {
+		took = t
+	}
+	k := n
+	for i := range s.Fails {
+		f := &s.Fails[i]
+		if f.Always || k <= f.Times {
+			return f, took
+		}
+		k -= f.Times
+	}
+	return nil, took
 }
 
 // Scenario is what happens to a run from outside: its actions in time
-// order (actions at the same time keep their order), and how its steps
-// fail. A step with no Failure succeeds at its first attempt.
+// order (actions at the same time keep their order), how its steps'
+// attempts go, and the draws of jittered waits.
 type Scenario struct {
-	Actions  []Action
-	Failures map[*check.Step]Failure
+	Actions []Action
+	// Steps are the scripts of the steps whose attempts fail or take
+	// time; a step without one succeeds at its first attempt, at once.
+	Steps map[*check.Step]*Script
+	// Draws, if set, are the uniform draws in [0, 1) that jittered waits
+	// use, as `wfc schedule --draws` uses them: the wait before attempt
+	// (or window) k uses draw k-2, from the first again when they run out.
+	// Without draws every wait is nominal.
+	Draws []float64
 }
 
 // Limits bound a run (docs/language.md, "Running a workflow").
@@ -113,6 +185,11 @@ const (
 	// MaxActions is the most actions a scenario may hold.
 	MaxActions = 1_000_000
 	// MaxEntries is the most entries a transcript may hold; a run that
-	// would write more stops with ErrTooLong.
+	// would write more stops.
 	MaxEntries = 1_000_000
+	// MaxAtInstant is the most entries a run writes at one instant without
+	// the scenario acting: deadlines that chain without time passing (a
+	// cycle of zero-length windows, a step retried without waiting) stop
+	// there, long before MaxEntries.
+	MaxAtInstant = 10_000
 )

@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -29,14 +30,28 @@ func TestLimits(t *testing.T) {
 			src: `workflow W { Autostart = true; Initial = A; event X();
   state A { subscribe X() { Finished { Within = TimeSpan.FromMinutes(1);
     Backoff = Backoff.Fixed(TimeSpan.FromDays(10000000)).MaxAttempts(5); Unfinished { goto A; } } } } }`,
-			stopped: "the next window would open after TimeSpan.MaxValue",
+			stopped: "window 3 of X.Finished would open after TimeSpan.MaxValue",
 		},
 		{
 			name: "a step that fails two billion times",
 			src: `workflow W { Autostart = true; Initial = A; event X();
   state A { subscribe X(); on X { Workflow.Once("s", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(1)).MaxAttempts(2000000000)) { } } } }`,
-			stopped: `step "s" has more attempts (2000000000) than a transcript holds`,
+			stopped: "the transcript reached 1000000 entries",
 			actions: 1,
+		},
+		{
+			name: "a step retried two billion times without waiting",
+			src: `workflow W { Autostart = true; Initial = A; event X();
+  state A { subscribe X(); on X { Workflow.Once("s", retry: Backoff.Fixed(TimeSpan.Zero).MaxAttempts(2000000000)) { } } } }`,
+			stopped: "the run wrote 10000 entries at 0s without time passing or the scenario acting: deadlines or retries chain at one instant",
+			actions: 1,
+		},
+		{
+			name: "a cycle of zero-length windows",
+			src: `workflow W { Autostart = true; Initial = A; event X();
+  state A { subscribe X() { Finished { Within = TimeSpan.Zero; Unfinished { goto B; } } } }
+  state B { subscribe X() { Finished { Within = TimeSpan.Zero; Unfinished { goto A; } } } } }`,
+			stopped: "the run wrote 10000 entries at 0s without time passing or the scenario acting: deadlines or retries chain at one instant",
 		},
 		{
 			name:    "too many actions",
@@ -50,9 +65,9 @@ func TestLimits(t *testing.T) {
 				t.Skip("fills a transcript of a million entries")
 			}
 			res, wf := compile(t, "limits.wf", tt.src)
-			sc := interp.Scenario{Failures: map[*check.Step]interp.Failure{}}
+			sc := interp.Scenario{Steps: map[*check.Step]*interp.Script{}}
 			for _, s := range wf.Steps {
-				sc.Failures[s] = interp.Failure{Always: true}
+				sc.Steps[s] = &interp.Script{Fails: []interp.Failure{{Always: true}}}
 			}
 			for i := 0; i < tt.actions; i++ {
 				sc.Actions = append(sc.Actions, interp.Action{Kind: interp.ActSend, Event: wf.Events[0]})
@@ -83,5 +98,32 @@ func TestErrorsAreNotRun(t *testing.T) {
 	res, wf := compileAny(`workflow W { Initial = Nowhere; state A { } }`)
 	if _, err := interp.Run(res, wf, interp.Scenario{}); err != interp.ErrHasErrors {
 		t.Fatalf("err = %v, want ErrHasErrors", err)
+	}
+}
+
+// TestDiscardedRunsDoNotGrow: a run that keeps no transcript allocates
+// about as much for 1,000,000 entries as for 100,000 (bytes, not time: a
+// count the machine's load does not change).
+func TestDiscardedRunsDoNotGrow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a million entries")
+	}
+	res, wf := compile(t, "heartbeat.wf", heartbeatProgram)
+	alloc := func(n int) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		seen := 0
+		_, err := interp.RunWith(res, wf, interp.Scenario{}, interp.Options{MaxEntries: n, Discard: true,
+			OnEntry: func(int, *interp.Entry, interp.Subject) { seen++ }})
+		runtime.ReadMemStats(&after)
+		if err != nil || seen != n {
+			t.Fatalf("%d entries (%v), want %d", seen, err, n)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := alloc(100_000), alloc(interp.MaxEntries)
+	t.Logf("100,000 entries: %d bytes; 1,000,000: %d bytes", small, large)
+	if large > 2*small+64<<10 {
+		t.Errorf("1,000,000 discarded entries allocate %d bytes, 100,000 allocate %d: memory grows with entries", large, small)
 	}
 }

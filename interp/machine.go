@@ -3,7 +3,6 @@ package interp
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
@@ -22,18 +21,39 @@ const (
 
 // milestoneRun is a milestone of the state the run is in.
 type milestoneRun struct {
-	m     *check.Milestone
-	sched *codegen.Schedule
-	n     int64 // the current (or last) window
-	phase phase
-	due   Ticks
+	m      *check.Milestone
+	sched  *codegen.Schedule
+	n      int64 // the current (or last) window
+	opened Ticks // when window n opened
+	phase  phase
+	due    Ticks
+}
+
+// subRun is a subscription of the state the run is in: whether its slot
+// is taken in this visit, and its handler while it is parked in a step
+// (busy) with the events accepted meanwhile, whose handlers wait their
+// turn (queue).
+type subRun struct {
+	sub   *check.Subscription
+	taken bool
+	busy  *fiber
+	queue []queued
+}
+
+// queued is an accepted event whose handler waits for the one before it.
+type queued struct {
+	args []Value
 }
 
 // Machine is one run of a workflow: it holds the run's state and decides
-// what happens when an action arrives or a deadline falls due. It never
-// reads a clock of its own or sleeps: its Clock says the time and what
-// happens next (Drive), its Executor performs calls and steps. It is not
-// safe for concurrent use.
+// what happens when an action arrives, an attempt reports or a deadline
+// falls due. It never reads a clock of its own or sleeps: its Clock says
+// the time and what happens next (Drive), its Executor performs calls and
+// attempts. It is not safe for concurrent use.
+//
+// Handlers run as fibers (fiber.go): a handler that reaches a durable step
+// parks there while the step's attempts run and wait, and the run goes on
+// meanwhile; the step's record lasts for the whole run (step.go).
 type Machine struct {
 	wf     *check.Workflow
 	clock  Clock
@@ -46,9 +66,23 @@ type Machine struct {
 	state          *check.State
 	ms             []*milestoneRun // the current state's milestones, in source order
 	msPool         []milestoneRun  // reused for ms: a run enters states again and again
-	taken          []*check.Subscription
-	visit          int    // counts state entries, so a moved run's old work stops
-	trackField     string // "Entity.Field" of Tracks, made once
+	subs           []subRun        // the current state's subscriptions, in source order
+	visit          int             // counts state entries, so a moved run's old work stops
+	trackField     string          // "Entity.Field" of Tracks, made once
+
+	// steps are the durable steps' records, for the whole run; parked are
+	// the steps running or waiting between attempts, in the order they
+	// parked (seq), whose timers the drive loop handles.
+	steps  map[*check.Step]*stepRun
+	parked []*stepRun
+	seq    uint64
+	fibers []*fiber // the pool of fibers no longer running
+
+	// instantAt and instantN count the entries written at one instant
+	// since the scenario last acted (MaxAtInstant).
+	instantAt Ticks
+	instantN  int
+
 	// strs and vals are arenas for the entries' argument texts and the
 	// calls' arguments: a run makes millions, and one allocation per
 	// entry would cost more than the run.
@@ -59,10 +93,20 @@ type Machine struct {
 	// MaxEntries, if positive and below the package's MaxEntries, bounds
 	// this run's transcript instead (a fuzz target keeps each run short).
 	MaxEntries int
+	// Discard keeps no entries in the transcript: OnEntry is told of each
+	// (a test's judge keeps what it needs), and a run's memory does not
+	// grow with entries nobody prints. Entries counts them.
+	Discard bool
+	n       int       // entries recorded
+	scratch Entry     // the entry OnEntry is told of, when discarded
+	chunks  [][]Entry // the entries, kept in chunks that never move
+	// Draws, if set, are the uniform draws of jittered waits (Scenario.Draws).
+	Draws []float64
 
 	// OnStmt, if set, is told of every statement that runs: a goto, a
-	// call, a step, and a case or default whose body runs. Coverage
-	// (wfc test --cover) counts with it.
+	// call, a step, a case or default whose body runs, and a catch's case
+	// whose body runs (*check.CatchCase). Coverage (wfc test --cover)
+	// counts with it.
 	OnStmt func(check.Stmt)
 	// OnEntry, if set, is told of every entry as it is recorded: its
 	// index in the transcript, the entry, and the model object it is about
@@ -80,8 +124,10 @@ type Machine struct {
 //	reject                            *check.Event sent, *check.Slot taken, nil for a start
 //	open, pass, met, exhausted,
 //	outcome, and a window's wait      *check.Milestone
-//	attempt, fail, done, give-up,
+//	attempt, fail, timeout, done,
+//	give-up, skip, a step's cancel,
 //	and a step's wait                 *check.Step
+//	a queued handler's cancel         *check.Subscription
 //	call                              *check.Call
 type Subject = any
 
@@ -93,19 +139,32 @@ func NewMachine(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedul
 	if scheds == nil {
 		scheds = codegen.Lower(res, codegen.Options{})
 	}
-	m := &Machine{wf: wf, clock: clock, exec: exec, scheds: make(map[*check.Consumer]*codegen.Schedule, len(scheds))}
+	m := &Machine{wf: wf, clock: clock, exec: exec, scheds: make(map[*check.Consumer]*codegen.Schedule, len(scheds)),
+		steps: map[*check.Step]*stepRun{}}
 	if f := wf.Tracked; f != nil {
 		m.trackField = f.Entity.Decl.Name.Name + "." + f.Decl.Name.Name
 	}
 	for _, s := range scheds {
 		m.scheds[s.Consumer] = s
 	}
-	m.tr.Version, m.tr.Workflow = 1, wf.Decl.Name.Name
+	m.tr.Version, m.tr.Workflow = 2, wf.Decl.Name.Name
 	return m
 }
 
-// Transcript is what the run has done so far.
-func (m *Machine) Transcript() *Transcript { return &m.tr }
+// Transcript is what the run has done so far (no entries with Discard).
+func (m *Machine) Transcript() *Transcript {
+	if have := len(m.tr.Entries); have < m.n && !m.Discard {
+		m.tr.Entries = slices.Grow(m.tr.Entries, m.n-have)
+		for k := have / chunkEntries; k < len(m.chunks); k++ {
+			from := 0
+			if k == have/chunkEntries {
+				from = have % chunkEntries
+			}
+			m.tr.Entries = append(m.tr.Entries, m.chunks[k][from:]...)
+		}
+	}
+	return &m.tr
+}
 
 // State is the state the run is in (nil before it starts).
 func (m *Machine) State() *check.State { return m.state }
@@ -114,7 +173,7 @@ func (m *Machine) State() *check.State { return m.state }
 func (m *Machine) Ended() bool { return m.ended }
 
 // record appends an entry about subject at the current time, or stops the
-// run at MaxEntries.
+// run at MaxEntries, or at MaxAtInstant entries at one instant.
 // It takes a pointer so that an entry is copied once, into the transcript.
 func (m *Machine) record(e *Entry, about Subject) {
 	if m.stopped {
@@ -122,6 +181,14 @@ func (m *Machine) record(e *Entry, about Subject) {
 	}
 	if m.full() {
 		m.stop("the transcript reached " + strconv.Itoa(m.limit()) + " entries")
+		return
+	}
+	if e.At != m.instantAt || m.instantN == 0 {
+		m.instantAt, m.instantN = e.At, 0
+	}
+	if m.instantN++; m.instantN > MaxAtInstant {
+		m.stop("the run wrote " + strconv.Itoa(MaxAtInstant) + " entries at " + timespan.Format(e.At) +
+			" without time passing or the scenario acting: deadlines or retries chain at one instant")
 		return
 	}
 	if !e.Held {
@@ -133,21 +200,47 @@ func (m *Machine) record(e *Entry, about Subject) {
 	m.add(e, about)
 }
 
-// add appends an entry to the transcript and tells OnEntry.
+// acted restarts the count of entries at one instant: the scenario (or
+// an engine) acted.
+func (m *Machine) acted() { m.instantN = 0 }
+
+// add appends an entry to the transcript (unless Discard) and tells
+// OnEntry.
 func (m *Machine) add(e *Entry, about Subject) {
-	m.tr.Entries = append(m.tr.Entries, *e)
+	i := m.n
+	m.n++
+	if m.Discard {
+		if m.OnEntry != nil {
+			m.scratch = *e
+			m.OnEntry(i, &m.scratch, about)
+		}
+		return
+	}
+	// Entries go into chunks that never move (a growing slice of a
+	// million entries was copied and scanned again and again); the
+	// transcript's slice is made once, when asked for (Transcript).
+	if len(m.chunks) == 0 || len(m.chunks[len(m.chunks)-1]) == chunkEntries {
+		m.chunks = append(m.chunks, make([]Entry, 0, chunkEntries))
+	}
+	c := &m.chunks[len(m.chunks)-1]
+	*c = append(*c, *e)
 	if m.OnEntry != nil {
-		i := len(m.tr.Entries) - 1
-		m.OnEntry(i, &m.tr.Entries[i], about)
+		m.OnEntry(i, &(*c)[len(*c)-1], about)
 	}
 }
 
+// chunkEntries is how many entries a chunk of the transcript holds.
+const chunkEntries = 4096
+
+// Entries is how many entries the run has recorded (kept or not).
+func (m *Machine) Entries() int { return m.n }
+
 // full reports whether the transcript has room for its last entry only
 // (the one that says the run stopped).
-func (m *Machine) full() bool { return len(m.tr.Entries) >= m.limit()-1 }
+func (m *Machine) full() bool { return m.n >= m.limit()-1 }
 
 // at is an entry at the clock's time about something that fell due at
-// due: held when it is handled late (it fell due while a step waited).
+// due: held when it is handled late (an engine delivered it late).
 func (m *Machine) at(due Ticks) Entry {
 	now := m.clock.Now()
 	return Entry{At: now, Due: due, Held: due < now}
@@ -207,14 +300,21 @@ func (m *Machine) finish() {
 	}
 }
 
-// enter moves the run into s: its milestones open their first windows; a
-// terminal state ends the run.
+// enter moves the run into s: what the state it leaves still had going
+// is cancelled (cancel.go's leave), its milestones open their first
+// windows; a terminal state ends the run.
 func (m *Machine) enter(s *check.State) {
+	if m.state != nil && (len(m.parked) > 0 || m.queued()) {
+		m.leave("left state " + m.state.Decl.Name.Name)
+	}
 	m.visit++
 	m.state = s
 	m.ms = m.ms[:0]
 	m.msPool = m.msPool[:0]
-	m.taken = m.taken[:0]
+	m.subs = m.subs[:0]
+	for _, sub := range s.Subscriptions {
+		m.subs = append(m.subs, subRun{sub: sub})
+	}
 	e := m.now(KEnter)
 	e.State = s.Decl.Name.Name
 	m.record(&e, s)
@@ -249,8 +349,41 @@ func (m *Machine) enter(s *check.State) {
 	for i := range m.msPool {
 		m.ms = append(m.ms, &m.msPool[i])
 	}
+	visit := m.visit
 	for _, r := range m.ms {
+		if m.visit != visit || m.ended {
+			return
+		}
 		m.open(r, now)
+	}
+}
+
+// queued reports whether a handler waits in a queue of the current state.
+func (m *Machine) queued() bool {
+	for i := range m.subs {
+		if len(m.subs[i].queue) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// leave cancels what the state the run leaves still had going: its steps
+// parked in an attempt or a wait (their handlers never go on), and the
+// handlers queued behind them; each is a cancel entry saying why.
+func (m *Machine) leave(why string) {
+	for _, r := range m.parked {
+		m.cancel(r, why)
+	}
+	m.parked = m.parked[:0]
+	for i := range m.subs {
+		sr := &m.subs[i]
+		for _, q := range sr.queue {
+			e := m.now(KCancel)
+			e.Name, e.Args, e.Message = sr.sub.Event.Decl.Name.Name, m.texts(q.args), why
+			m.record(&e, sr.sub)
+		}
+		sr.queue, sr.busy = nil, nil
 	}
 }
 
@@ -260,26 +393,40 @@ func (m *Machine) msEntry(r *milestoneRun, k Kind, due Ticks) Entry {
 	return e
 }
 
-// open opens window r.n at time at.
+// open opens window r.n at time at, or stops the run when the window
+// would end past TimeSpan.MaxValue (docs/language.md, "Limits").
 func (m *Machine) open(r *milestoneRun, at Ticks) {
-	r.phase, r.due = inWindow, satAdd(at, r.sched.Window)
+	if r.sched.Window > timespan.MaxTicks-at {
+		m.stop("window " + strconv.FormatInt(r.n, 10) + " of " + r.m.Subscription.Slot() + "." + r.m.Kind.String() +
+			" would end after TimeSpan.MaxValue")
+		return
+	}
+	r.phase, r.due, r.opened = inWindow, at+r.sched.Window, at
 	e := m.msEntry(r, KOpen, at)
 	e.Until = r.due
 	m.record(&e, r.m)
 }
 
-// nextDeadline is when the earliest deadline of the current state falls
-// due, if there is one (none once the run has ended).
+// nextDeadline is when the earliest deadline of the run falls due, if
+// there is one (none once the run has ended): a milestone's window or
+// wait, or a parked step's timer.
 func (m *Machine) nextDeadline() (Ticks, bool) {
-	if r := m.nextRun(); r != nil {
+	if r, s := m.nextDue(); r != nil {
 		return r.due, true
+	} else if s != nil {
+		return s.due, true
 	}
 	return 0, false
 }
 
-func (m *Machine) nextRun() *milestoneRun {
+// nextDue is what falls due first. At one instant: an attempt's end (it
+// is an arrival, as an engine's report is: after the scenario's actions,
+// in the order the attempts started), then the milestones' deadlines in
+// source order, then the parked steps' other timers (a retry's wait, a
+// timeout, a deadline) in the order they were set.
+func (m *Machine) nextDue() (*milestoneRun, *stepRun) {
 	if m.ended {
-		return nil
+		return nil, nil
 	}
 	var best *milestoneRun
 	for _, r := range m.ms {
@@ -287,13 +434,27 @@ func (m *Machine) nextRun() *milestoneRun {
 			best = r
 		}
 	}
-	return best
+	var bs *stepRun
+	for _, s := range m.parked {
+		if s.timed && (bs == nil || s.due < bs.due || s.due == bs.due && s.ends() && !bs.ends()) {
+			bs = s
+		}
+	}
+	if bs != nil && (best == nil || bs.due < best.due || bs.due == best.due && bs.ends()) {
+		return nil, bs
+	}
+	return best, nil
 }
 
 // fire handles the earliest deadline (the clock has reached it): a window
-// passes, or a wait ends and the next window opens.
+// passes, a wait ends and the next window opens, or a parked step's timer
+// fires (step.go).
 func (m *Machine) fire() {
-	r := m.nextRun()
+	r, s := m.nextDue()
+	if s != nil {
+		m.stepDue(s)
+		return
+	}
 	if r == nil {
 		return
 	}
@@ -306,39 +467,63 @@ func (m *Machine) fire() {
 	e := m.msEntry(r, KPass, due)
 	m.record(&e, r.m)
 	if r.n < r.sched.Attempts {
-		w := r.sched.WaitBefore(r.n + 1)
+		w := m.windowWait(r)
 		if w == 0 {
 			r.n++
 			m.open(r, due)
 			return
 		}
+		if due > timespan.MaxTicks-w {
+			m.stop("window " + strconv.FormatInt(r.n+1, 10) + " of " + r.m.Subscription.Slot() + "." + r.m.Kind.String() +
+				" would open after TimeSpan.MaxValue")
+			return
+		}
 		e := m.msEntry(r, KWait, due)
 		e.N, e.Wait = r.n+1, w
 		m.record(&e, r.m)
-		if due > timespan.MaxTicks-w {
-			m.stop("the next window would open after TimeSpan.MaxValue")
-			return
-		}
 		r.phase, r.due = inWait, due+w
 		return
 	}
 	r.phase = settled
 	e = m.msEntry(r, KExhausted, due)
 	m.record(&e, r.m)
-	visit := m.visit
+	fib := m.newFiber(nil, nil)
 	for _, kind := range [...]check.OutcomeKind{check.Exhausted, m.giveUpKind(r.m)} {
 		for _, o := range r.m.Outcomes {
-			if o.Kind != kind || o.Body == nil || m.visit != visit || m.ended {
-				continue
+			if o.Kind == kind && o.Body != nil {
+				fib.after = append(fib.after, segment{ms: r, o: o, due: due})
 			}
-			if kind != check.Exhausted {
-				e := m.msEntry(r, KOutcome, due)
-				e.Outcome = kind
-				m.record(&e, r.m)
-			}
-			m.block(o.Body, nil, visit)
 		}
 	}
+	m.runFiber(fib)
+}
+
+// windowWait is the wait before window r.n+1: the policy's (drawn, with
+// the scenario's draws).
+func (m *Machine) windowWait(r *milestoneRun) Ticks {
+	return m.policyWait(r.sched, r.n+1, r.opened, m.clock.Now())
+}
+
+// policyWait is the wait before attempt (or window) k of sched, whose
+// previous attempt started at last and ended at now: the nominal wait,
+// or the drawn one when the scenario gives draws and the policy has
+// jitter; a cadence (Backoff.Every) waits what is left of its interval
+// since the last start.
+func (m *Machine) policyWait(sched *codegen.Schedule, k int64, last, now Ticks) Ticks {
+	if sched.Shape == check.ShapeEvery {
+		next := last + sched.Interval
+		if sched.Interval > timespan.MaxTicks-last {
+			next = timespan.MaxTicks
+		}
+		if next <= now {
+			return 0
+		}
+		return next - now
+	}
+	if len(m.Draws) > 0 && sched.Jitter != nil {
+		return sched.DrawnWait(k, m.Draws[int((k-2)%int64(len(m.Draws)))])
+	}
+	return sched.NominalWait(k)
 }
 
 func (m *Machine) giveUpKind(ms *check.Milestone) check.OutcomeKind {
@@ -361,7 +546,10 @@ func (m *Machine) meet(sub *check.Subscription, k check.MilestoneKind, due Ticks
 	}
 }
 
-// send delivers event ev with args, which fell due at due.
+// send delivers event ev with args, which fell due at due. The first
+// subscription of the state that waits for it takes it; its handler runs
+// at once, or, while the handler of that subscription is parked in a
+// step, after it (queued).
 func (m *Machine) send(ev *check.Event, args []Value, due Ticks) {
 	e := m.at(due)
 	e.Name = ev.Decl.Name.Name
@@ -370,24 +558,33 @@ func (m *Machine) send(ev *check.Event, args []Value, due Ticks) {
 		m.record(&e, ev)
 		return
 	}
-	var sub *check.Subscription
-	for _, s := range m.state.Subscriptions {
-		if s.Event == ev {
-			sub = s
+	var sr *subRun
+	for i := range m.subs {
+		if m.subs[i].sub.Event == ev {
+			sr = &m.subs[i]
 			break
 		}
 	}
-	if sub == nil {
+	if sr == nil {
 		e.Kind, e.Reason = KReject, NotSubscribed
 		m.record(&e, ev)
 		return
 	}
+	h := sr.sub.Handler
+	run := h != nil && h.Body != nil
 	e.Kind, e.Args = KAccept, m.texts(args)
-	m.record(&e, sub)
-	m.meet(sub, check.Finished, due)
-	if h := sub.Handler; h != nil && h.Body != nil {
-		m.block(h.Body, &frame{h: h, args: args}, m.visit)
+	e.Queued = run && sr.busy != nil
+	m.record(&e, sr.sub)
+	visit := m.visit
+	m.meet(sr.sub, check.Finished, due)
+	if !run || m.visit != visit || m.ended {
+		return
 	}
+	if sr.busy != nil {
+		sr.queue = append(sr.queue, queued{args: args})
+		return
+	}
+	m.handle(sr, args)
 }
 
 // take takes the current state's subscription of slot, which fell due at
@@ -404,14 +601,20 @@ func (m *Machine) take(slot *check.Slot, due Ticks) {
 		return
 	}
 	sub := slot.In(m.state)
+	var sr *subRun
+	for i := range m.subs {
+		if m.subs[i].sub == sub {
+			sr = &m.subs[i]
+		}
+	}
 	switch {
-	case sub == nil:
+	case sr == nil:
 		e.Kind, e.Reason = KReject, NoSlot
-	case slices.Contains(m.taken, sub):
+	case sr.taken:
 		e.Kind, e.Reason = KReject, Taken
 	default:
 		e.Kind = KTake
-		m.taken = append(m.taken, sub)
+		sr.taken = true
 	}
 	if e.Kind == KReject {
 		m.record(&e, slot)
@@ -458,250 +661,6 @@ func (m *Machine) values(n int) []Value {
 	m.vals = m.vals[:k+n]
 	return m.vals[k : k+n : k+n]
 }
-
-// frame is a running handler: its arguments, the event's, by position.
-type frame struct {
-	h    *check.Handler
-	args []Value
-}
-
-// arg is the argument parameter p holds (p is one of the handler's
-// parameters in scope, which the model links).
-func (f *frame) arg(p *check.Param) (Value, bool) {
-	if f == nil || p == nil || p.Index >= len(f.args) {
-		return Value{}, false
-	}
-	return f.args[p.Index], true
-}
-
-// member is the enum member the handler's cases match: its enum
-// parameter's argument, or nil.
-func (f *frame) member() *check.EnumMember {
-	if f == nil {
-		return nil
-	}
-	v, _ := f.arg(f.h.EnumParam)
-	return v.Member
-}
-
-// block runs a block's statements in order until a goto moves the run, the
-// run ends, or the block is done.
-func (m *Machine) block(b *check.Block, f *frame, visit int) {
-	mem := f.member()
-	matched := false
-	for _, st := range b.Stmts {
-		if c, ok := st.(*check.Case); ok && mem != nil && c.Member == mem {
-			matched = true
-		}
-	}
-	for _, st := range b.Stmts {
-		if m.visit != visit || m.ended {
-			return
-		}
-		if m.OnStmt != nil {
-			switch st := st.(type) {
-			case *check.Case:
-				if mem != nil && st.Member == mem {
-					m.OnStmt(st)
-				}
-			case *check.Default:
-				if !matched {
-					m.OnStmt(st)
-				}
-			default:
-				m.OnStmt(st)
-			}
-		}
-		switch st := st.(type) {
-		case *check.Goto:
-			if st.To != nil {
-				m.enter(st.To)
-			}
-			return
-		case *check.Call:
-			inv := m.invocation(st, f)
-			e := m.now(KCall)
-			e.Name, e.Args = inv.Name, m.texts(inv.Args)
-			m.record(&e, st)
-			m.exec.Call(inv)
-		case *check.Step:
-			m.step(st, f)
-		case *check.Case:
-			if mem != nil && st.Member == mem {
-				m.block(st.Body, f, visit)
-			}
-		case *check.Default:
-			if !matched {
-				m.block(st.Body, f, visit)
-			}
-		}
-	}
-}
-
-// step runs a durable step's attempts through the executor and records
-// them.
-func (m *Machine) step(s *check.Step, f *frame) {
-	var calls []Invocation
-	if s.Body != nil {
-		for _, st := range s.Body.Stmts {
-			if c, ok := st.(*check.Call); ok {
-				calls = append(calls, m.invocation(c, f))
-			}
-		}
-	}
-	sched := m.scheds[s.Consumer]
-	if sched == nil {
-		m.stop("step " + strconv.Quote(s.Key) + " has no schedule")
-		return
-	}
-	name := s.Key
-	res := m.exec.Step(s, sched, calls)
-	for k, at := range res.Starts {
-		n := int64(k + 1)
-		m.record(&Entry{At: at, Kind: KAttempt, Name: name, N: n, Of: sched.Attempts}, s)
-		for _, c := range calls {
-			m.record(&Entry{At: at, Kind: KCall, Name: c.Name, Args: m.texts(c.Args)}, c.Call)
-		}
-		last := k == len(res.Starts)-1
-		if last && res.OK {
-			m.record(&Entry{At: at, Kind: KDone, Name: name, N: n}, s)
-			break
-		}
-		m.record(&Entry{At: at, Kind: KFail, Name: name, N: n}, s)
-		if !last {
-			m.record(&Entry{At: at, Kind: KWait, Name: name, N: n + 1, Wait: res.Starts[k+1] - at}, s)
-		}
-	}
-	if res.Stop != "" {
-		m.stop(res.Stop)
-		return
-	}
-	if !res.OK && int64(len(res.Starts)) < sched.Attempts {
-		m.stop("step " + strconv.Quote(name) + " has more attempts (" + strconv.FormatInt(sched.Attempts, 10) +
-			") than a transcript holds")
-		return
-	}
-	if !res.OK {
-		n := int64(len(res.Starts))
-		e := m.now(KGiveUp)
-		e.Name, e.N = name, n
-		m.record(&e, s)
-		e = m.now(KEnd)
-		e.Error, e.Message = true, "step "+strconv.Quote(name)+" gave up after "+Attempts(n)
-		m.record(&e, m.state)
-		m.ended = true
-	}
-}
-
-// invocation evaluates a call's arguments: an argument that names a
-// handler parameter is the event's argument, anything else its source
-// form.
-func (m *Machine) invocation(c *check.Call, f *frame) Invocation {
-	plan := m.plans[c]
-	if plan == nil {
-		plan = planCall(c)
-		if m.plans == nil {
-			m.plans = map[*check.Call][]argPlan{}
-		}
-		m.plans[c] = plan
-	}
-	inv := Invocation{Call: c, Name: c.Fun, Args: m.values(len(plan))}
-	for i, p := range plan {
-		v := Value{Text: p.text}
-		if fv, ok := f.arg(p.param); ok {
-			v = fv
-			if p.label != "" {
-				v.Text = p.label + ": " + fv.Text
-			}
-		}
-		inv.Args[i] = v
-	}
-	return inv
-}
-
-// argPlan is a call argument's evaluation worked out once: its text as
-// written (label included), and the handler parameter whose argument
-// replaces it.
-type argPlan struct {
-	text, label string
-	param       *check.Param
-}
-
-func planCall(c *check.Call) []argPlan {
-	plan := make([]argPlan, len(c.Args))
-	for i, a := range c.Args {
-		p := argPlan{text: exprText(a.Value), label: a.Label, param: a.Param}
-		if a.Label != "" {
-			p.text = a.Label + ": " + p.text
-		}
-		plan[i] = p
-	}
-	return plan
-}
-
-// exprText prints an expression in its canonical source form.
-func exprText(e ast.Expr) string {
-	var b strings.Builder
-	writeExpr(&b, e)
-	return b.String()
-}
-
-func writeExpr(b *strings.Builder, e ast.Expr) {
-	switch e := e.(type) {
-	case *ast.IntLit:
-		b.WriteString(e.Text)
-	case *ast.DecimalLit:
-		b.WriteString(e.Text)
-	case *ast.StringLit:
-		b.WriteString(strconv.Quote(e.Value))
-	case *ast.BoolLit:
-		b.WriteString(strconv.FormatBool(e.Value))
-	case *ast.Name:
-		b.WriteString(e.Name)
-	case *ast.Selector:
-		writeExpr(b, e.X)
-		b.WriteByte('.')
-		if e.Sel != nil {
-			b.WriteString(e.Sel.Name)
-		}
-	case *ast.Call:
-		writeExpr(b, e.Fun)
-		b.WriteByte('(')
-		for i, a := range e.Args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if a.Label != nil {
-				b.WriteString(a.Label.Name + ": ")
-			}
-			writeExpr(b, a.Value)
-		}
-		b.WriteByte(')')
-	case *ast.Unary:
-		b.WriteString(e.Op)
-		writeExpr(b, e.X)
-	case *ast.Binary:
-		writeExpr(b, e.X)
-		b.WriteString(" " + e.Op + " ")
-		writeExpr(b, e.Y)
-	case *ast.Paren:
-		b.WriteByte('(')
-		writeExpr(b, e.X)
-		b.WriteByte(')')
-	}
-}
-
-func satAdd(a, b Ticks) Ticks {
-	if a > timespan.MaxTicks-b {
-		return timespan.MaxTicks
-	}
-	return a + b
-}
-
-// ExprText prints an expression in the canonical source form the
-// transcript uses for a call's arguments, so that a test's expectations
-// (wftest) are compared with what the run wrote.
-func ExprText(e ast.Expr) string { return exprText(e) }
 
 // limit is the most entries this run's transcript may hold.
 func (m *Machine) limit() int {

@@ -37,6 +37,17 @@ type Options struct {
 	// MaxEntries, if positive, bounds the transcript below the package's
 	// MaxEntries (Machine.MaxEntries).
 	MaxEntries int
+	// Discard keeps no entries in the transcript (Machine.Discard):
+	// OnEntry still hears of each.
+	Discard bool
+	// Until, when HasUntil, is the last time the caller asks about: once
+	// the run would move past it and Settled (nil: always) says nothing
+	// more can change what the caller judges, the run is over there (its
+	// last entry says where it waits at Until). A test's judge sets them
+	// (docs/language.md, "Tests that end when they should").
+	Until    Ticks
+	HasUntil bool
+	Settled  func() bool
 }
 
 // RunWith is Run with options.
@@ -54,14 +65,11 @@ func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*
 				i+1, timespan.Format(sc.Actions[i].At), timespan.Format(sc.Actions[i-1].At))
 		}
 	}
-	clk := &virtual{acts: sc.Actions, failures: sc.Failures}
+	clk := &virtual{acts: sc.Actions, steps: sc.Steps, until: opt.Until, hasUntil: opt.HasUntil, settled: opt.Settled}
 	m := NewMachine(res, wf, scheds, clk, clk)
 	m.OnStmt, m.OnEntry = opt.OnStmt, opt.OnEntry
-	m.MaxEntries = opt.MaxEntries
-	clk.maxStarts = m.limit() / 4
-	// A run writes a few entries per action: room for them at once spares
-	// the copies of a growing transcript.
-	m.tr.Entries = make([]Entry, 0, min(m.limit(), 64+6*len(sc.Actions)))
+	m.MaxEntries, m.Discard = opt.MaxEntries, opt.Discard
+	m.Draws = sc.Draws
 	if err := m.Drive(); err != nil {
 		return nil, err
 	}
@@ -79,21 +87,36 @@ func hasErrors(res *check.Result) bool {
 
 // virtual is the virtual clock and executor: the clock only moves
 // forward, to the next thing that falls due (a scenario's action, or the
-// machine's deadline), and a step's attempts fail as the scenario says,
-// the policy's waits added to the clock between them.
+// machine's deadline: a window, a wait, a step's wait or an attempt's
+// end), and a step's attempts go as the scenario's scripts say: failing,
+// of a kind, with a Retry-After, taking time.
 type virtual struct {
-	now       Ticks
-	acts      []Action // what has not arrived yet, in time order
-	failures  map[*check.Step]Failure
-	maxStarts int // the most attempts a step is run for (a quarter of the entries)
+	now   Ticks
+	acts  []Action // what has not arrived yet, in time order
+	steps map[*check.Step]*Script
+	// until, settled: the horizon of a caller's questions (Options).
+	until    Ticks
+	hasUntil bool
+	settled  func() bool
 }
 
 func (v *virtual) Now() Ticks { return v.now }
 
 // Next is the scenario's next action when it is due no later than the
 // deadline, else the deadline; the clock jumps to it. Once the actions are
-// done and no deadline is left, the run is over.
+// done and no deadline is left, the run is over; so it is, at the
+// horizon, when what comes next lies past it and the caller is settled.
 func (v *virtual) Next(due Ticks, has, _ bool) (Happening, Action, error) {
+	if v.hasUntil && (len(v.acts) > 0 || has) {
+		next := due
+		if len(v.acts) > 0 && (!has || v.acts[0].At < due) {
+			next = v.acts[0].At
+		}
+		if next > v.until && (v.settled == nil || v.settled()) {
+			v.advance(v.until)
+			return Over, Action{}, nil
+		}
+	}
 	if len(v.acts) > 0 && (!has || v.acts[0].At <= due) {
 		a := v.acts[0]
 		v.acts = v.acts[1:]
@@ -107,8 +130,7 @@ func (v *virtual) Next(due Ticks, has, _ bool) (Happening, Action, error) {
 	return Over, Action{}, nil
 }
 
-// advance moves the clock to t unless it is already past it (a step's
-// waits moved it on: what fell due meanwhile is handled now).
+// advance moves the clock to t unless it is already past it.
 func (v *virtual) advance(t Ticks) {
 	if t > v.now {
 		v.now = t
@@ -117,21 +139,14 @@ func (v *virtual) advance(t Ticks) {
 
 func (v *virtual) Call(Invocation) {}
 
-func (v *virtual) Step(s *check.Step, sched *codegen.Schedule, _ []Invocation) StepResult {
-	f := v.failures[s]
-	var res StepResult
-	for k := int64(1); k <= sched.Attempts; k++ {
-		if k > 1 {
-			v.now = satAdd(v.now, sched.WaitBefore(k))
-		}
-		res.Starts = append(res.Starts, v.now)
-		if !f.Always && k > f.Times {
-			res.OK = true
-			return res
-		}
-		if len(res.Starts) >= v.maxStarts {
-			break
-		}
+// Attempt says at once how attempt a goes, as the step's script says.
+func (v *virtual) Attempt(a *Attempt) (Report, bool) {
+	f, took := v.steps[a.Step].Attempt(a.N)
+	rep := Report{Attempt: a, Took: took, OK: f == nil}
+	if f != nil {
+		rep.Kind, rep.RetryAfter, rep.HasRetryAfter = f.Kind, f.RetryAfter, f.HasRetryAfter
 	}
-	return res
+	return rep, true
 }
+
+func (v *virtual) Cancel(*Attempt) {}

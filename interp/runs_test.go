@@ -67,7 +67,7 @@ func load(t testing.TB, path string) (*check.Result, *check.Workflow, interp.Sce
 		t.Fatal(err)
 	}
 	res, wf := compile(t, path, string(src))
-	sc, err := scenario(wf, string(src))
+	sc, err := scenario(res, wf, string(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +85,25 @@ func compile(t testing.TB, name, src string) (*check.Result, *check.Workflow) {
 	return r.Checked, r.Checked.Program.Workflows[0]
 }
 
-// scenario reads the scenario comments of src.
-func scenario(wf *check.Workflow, src string) (interp.Scenario, error) {
-	sc := interp.Scenario{Failures: map[*check.Step]interp.Failure{}}
+// scenario reads the scenario comments of src:
+//
+//	// at T send E(args) | take Slot | start
+//	// fail STEP N|always [kind Enum.Member] [retry-after D]   (in order, as a test's Fail statements)
+//	// takes STEP D [attempt K]
+//	// draws U,U,…
+func scenario(res *check.Result, wf *check.Workflow, src string) (interp.Scenario, error) {
+	sc := interp.Scenario{Steps: map[*check.Step]*interp.Script{}}
+	step := func(name string) (*interp.Script, error) {
+		for _, s := range wf.Steps {
+			if s.Consumer != nil && s.Key == name {
+				if sc.Steps[s] == nil {
+					sc.Steps[s] = &interp.Script{}
+				}
+				return sc.Steps[s], nil
+			}
+		}
+		return nil, fmt.Errorf("no step %q", name)
+	}
 	for _, line := range strings.Split(src, "\n") {
 		line = strings.TrimSpace(line)
 		f := strings.Fields(strings.TrimPrefix(line, "//"))
@@ -95,24 +111,65 @@ func scenario(wf *check.Workflow, src string) (interp.Scenario, error) {
 			continue
 		}
 		switch {
-		case f[0] == "fail" && len(f) == 3:
-			var st *check.Step
-			for _, s := range wf.Steps {
-				if s.Consumer != nil && s.Key == f[1] {
-					st = s
+		case f[0] == "fail" && len(f) >= 3:
+			scr, err := step(f[1])
+			if err != nil {
+				return sc, err
+			}
+			var fl interp.Failure
+			if f[2] == "always" {
+				fl.Always = true
+			} else if fl.Times, err = strconv.ParseInt(f[2], 10, 64); err != nil {
+				return sc, err
+			}
+			for k := 3; k+1 < len(f); k += 2 {
+				switch f[k] {
+				case "kind":
+					en, mem, _ := strings.Cut(f[k+1], ".")
+					for _, e := range res.Program.Enums {
+						if e.Decl.Name.Name == en {
+							fl.Kind = e.MemberNamed(mem)
+						}
+					}
+					if fl.Kind == nil {
+						return sc, fmt.Errorf("no kind %s", f[k+1])
+					}
+				case "retry-after":
+					if fl.RetryAfter, err = timespan.Parse(f[k+1]); err != nil {
+						return sc, err
+					}
+					fl.HasRetryAfter = true
 				}
 			}
-			if st == nil {
-				return sc, fmt.Errorf("no step %q", f[1])
+			scr.Fails = append(scr.Fails, fl)
+		case f[0] == "takes" && len(f) >= 3:
+			scr, err := step(f[1])
+			if err != nil {
+				return sc, err
 			}
-			if f[2] == "always" {
-				sc.Failures[st] = interp.Failure{Always: true}
-			} else {
-				n, err := strconv.ParseInt(f[2], 10, 64)
+			d, err := timespan.Parse(f[2])
+			if err != nil {
+				return sc, err
+			}
+			if len(f) == 5 && f[3] == "attempt" {
+				k, err := strconv.ParseInt(f[4], 10, 64)
 				if err != nil {
 					return sc, err
 				}
-				sc.Failures[st] = interp.Failure{Times: n}
+				if scr.Takes == nil {
+					scr.Takes = map[int64]interp.Ticks{}
+				}
+				scr.Takes[k] = d
+			} else {
+				scr.Took = d
+			}
+		case f[0] == "draws":
+			for _, u := range strings.Split(f[1], ",") {
+				x, err := strconv.ParseFloat(u, 64)
+				if err != nil {
+					return sc, err
+				}
+				sc.Draws = append(sc.Draws, x)
 			}
 		case f[0] == "at" && len(f) >= 3:
 			at, err := timespan.Parse(f[1])

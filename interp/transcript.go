@@ -35,6 +35,9 @@ const (
 	KEnd                       // the run ends: in a terminal State, or in error with Message
 	KWaiting                   // the scenario is over and the run waits in State
 	KStopped                   // the run was stopped at a limit (Message says which)
+	KSkip                      // step Name is reached again: done already, or gave up already (Cause)
+	KCancel                    // step Name (after N attempts), or a queued handler of event Name, is cancelled: Message says why
+	KTimeout                   // attempt N of step Name ran longer than its timeout (Wait) and fails
 )
 
 var kindNames = [...]string{
@@ -42,7 +45,18 @@ var kindNames = [...]string{
 	KTake: "take", KOpen: "open", KPass: "pass", KMet: "met", KWait: "wait",
 	KExhausted: "exhausted", KOutcome: "outcome", KAttempt: "attempt", KFail: "fail",
 	KDone: "done", KGiveUp: "give-up", KCall: "call", KEnd: "end", KWaiting: "waiting",
-	KStopped: "stopped",
+	KStopped: "stopped", KSkip: "skip", KCancel: "cancel", KTimeout: "timeout",
+}
+
+// Kinds lists every entry kind, in the order of their constants.
+func Kinds() []Kind {
+	var out []Kind
+	for k := range kindNames {
+		if kindNames[k] != "" {
+			out = append(out, Kind(k))
+		}
+	}
+	return out
 }
 
 func (k Kind) String() string {
@@ -127,9 +141,21 @@ type Entry struct {
 	// N and Of: the window or attempt number and how many there are.
 	N  int64 `json:"n,omitempty"`
 	Of int64 `json:"of,omitempty"`
-	// Wait is a wait's length; Until a window's end.
+	// Wait is a wait's length, a timeout's limit, or a failure's
+	// Retry-After; Until a window's end.
 	Wait  Ticks `json:"wait,omitempty"`
 	Until Ticks `json:"until,omitempty"`
+	// RetryAfter: a failure carries the server's delay (Wait), or a wait
+	// is that delay rather than the policy's.
+	RetryAfter bool `json:"retry_after,omitempty"`
+	// Queued: an accepted event's handler waits for the one still running
+	// for its subscription (parked in a step) to finish.
+	Queued bool `json:"queued,omitempty"`
+	// Cause is why a step gave up (give-up, skip of a step that gave up,
+	// cancel of a step).
+	Cause check.Cause `json:"cause,omitempty"`
+	// ErrorKind is a failure's error kind, `Enum.Member`.
+	ErrorKind string `json:"error_kind,omitempty"`
 	// State is the state entered, or the state the run is in.
 	State string `json:"state,omitempty"`
 	// Name is the event, slot, step name or call's dotted name.
@@ -145,7 +171,8 @@ type Entry struct {
 
 // Transcript is what one run did.
 type Transcript struct {
-	// Version is the transcript format's version, 1.
+	// Version is the transcript format's version, 2 (1 had no skip,
+	// cancel or timeout entries, no causes, kinds or Retry-After).
 	Version  int     `json:"version"`
 	Workflow string  `json:"workflow"`
 	Entries  []Entry `json:"entries"`
@@ -213,6 +240,9 @@ func (e Entry) text() string {
 	case KTrack:
 		return e.Field + " = " + e.Member
 	case KAccept:
+		if e.Queued {
+			return e.Name + "(" + strings.Join(e.Args, ", ") + ") (handler queued)"
+		}
 		return e.Name + "(" + strings.Join(e.Args, ", ") + ")"
 	case KReject:
 		return e.Name + ": " + e.reasonText()
@@ -231,19 +261,44 @@ func (e Entry) text() string {
 		if e.Milestone != 0 {
 			return fmt.Sprintf("%s %s before window %d", e.milestone(), timespan.Format(e.Wait), e.N)
 		}
+		if e.RetryAfter {
+			return fmt.Sprintf("%q %s before attempt %d (Retry-After)", e.Name, timespan.Format(e.Wait), e.N)
+		}
 		return fmt.Sprintf("%q %s before attempt %d", e.Name, timespan.Format(e.Wait), e.N)
 	case KExhausted:
 		return e.milestone()
 	case KOutcome:
 		return e.milestone() + " " + e.Outcome.String()
 	case KAttempt:
+		if e.Of == 0 {
+			return fmt.Sprintf("%q %d", e.Name, e.N)
+		}
 		return fmt.Sprintf("%q %d of %d", e.Name, e.N, e.Of)
 	case KFail:
-		return fmt.Sprintf("%q attempt %d", e.Name, e.N)
+		s := fmt.Sprintf("%q attempt %d", e.Name, e.N)
+		if e.ErrorKind != "" {
+			s += " (" + e.ErrorKind + ")"
+		}
+		if e.RetryAfter {
+			s += ", Retry-After " + timespan.Format(e.Wait)
+		}
+		return s
+	case KTimeout:
+		return fmt.Sprintf("%q attempt %d after %s", e.Name, e.N, timespan.Format(e.Wait))
 	case KDone:
 		return fmt.Sprintf("%q at attempt %d", e.Name, e.N)
 	case KGiveUp:
-		return fmt.Sprintf("%q after %s", e.Name, Attempts(e.N))
+		return fmt.Sprintf("%q after %s (%s)", e.Name, Attempts(e.N), e.causeText())
+	case KSkip:
+		if e.Cause != 0 {
+			return fmt.Sprintf("%q gave up already (%s)", e.Name, e.causeText())
+		}
+		return fmt.Sprintf("%q done already", e.Name)
+	case KCancel:
+		if e.Cause != 0 {
+			return fmt.Sprintf("%q after %s: %s", e.Name, Attempts(e.N), e.Message)
+		}
+		return fmt.Sprintf("handler of %s(%s): %s", e.Name, strings.Join(e.Args, ", "), e.Message)
 	case KCall:
 		return e.Name + "(" + strings.Join(e.Args, ", ") + ")"
 	case KEnd:
@@ -257,6 +312,15 @@ func (e Entry) text() string {
 		return e.Message
 	}
 	return ""
+}
+
+// causeText is a give-up's cause as a catch names it, with the error
+// kind of a terminal failure: "Exhausted", "Terminal, ChargeError.Declined".
+func (e Entry) causeText() string {
+	if e.ErrorKind != "" {
+		return e.Cause.String() + ", " + e.ErrorKind
+	}
+	return e.Cause.String()
 }
 
 func (e Entry) reasonText() string {

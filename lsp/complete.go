@@ -7,6 +7,7 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/vocab"
+	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/lexer"
 	"github.com/wfc-lang/wfc/lsp/protocol"
 	"github.com/wfc-lang/wfc/parser"
@@ -28,7 +29,129 @@ var (
 	factories        = vocab.FactoryNames()
 	policyMembers    = vocab.MemberNames()
 	timeSpanMethods  = vocab.TimeSpanMembers()
+	stepArgs         = func() []string {
+		var out []string
+		for _, a := range vocab.StepArgNames() {
+			out = append(out, a+":")
+		}
+		return out
+	}()
+	testWords = func() []string {
+		var out []string
+		for _, t := range vocab.TestStatements {
+			out = append(out, t.Qualified)
+		}
+		return out
+	}()
 )
+
+// callBefore is the dotted name of the call whose `(` is the innermost
+// one still open in s, or "".
+func callBefore(s string) string {
+	depth := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth == 0 {
+				j := i
+				for j > 0 && (isIdentByte(s[j-1]) || s[j-1] == '.') {
+					j--
+				}
+				return s[j:i]
+			}
+			depth--
+		case '{', '}', ';':
+			if depth == 0 {
+				return ""
+			}
+		}
+	}
+	return ""
+}
+
+// testAt is the test whose body holds off, or nil.
+func testAt(f *ast.File, off int) *ast.Test {
+	if f == nil {
+		return nil
+	}
+	for _, d := range f.Decls {
+		if t, ok := d.(*ast.Test); ok && int(t.Range.Start.Offset) < off && off < int(t.Range.End.Offset) {
+			return t
+		}
+	}
+	return nil
+}
+
+// catchAt is the catch whose braces hold off outside its cases' blocks,
+// where a case's label goes; nil elsewhere.
+func catchAt(f *ast.File, off int) *ast.Catch {
+	var found *ast.Catch
+	in := func(r diag.Range) bool { return int(r.Start.Offset) < off && off < int(r.End.Offset) }
+	ast.Inspect(f, func(n ast.Node) bool {
+		ct, ok := n.(*ast.Catch)
+		if !ok {
+			return found == nil
+		}
+		if !in(ct.Range) || int(ct.Keyword.End.Offset) >= off {
+			return true
+		}
+		for _, cc := range ct.Cases {
+			if cc.Body != nil && in(cc.Body.Range) {
+				return true // inside a case: its statements
+			}
+		}
+		found = ct
+		return false
+	})
+	return found
+}
+
+// catchLabels are what a catch's case may name: the reasons, `default`,
+// and the error kinds of the enums the step's policy names.
+func catchLabels(ix *index, ct *ast.Catch) []string {
+	out := []string{}
+	for _, c := range check.Causes {
+		out = append(out, c.String())
+	}
+	out = append(out, "default")
+	if ix == nil || ix.prog == nil {
+		return out
+	}
+	for _, w := range ix.prog.Workflows {
+		for _, s := range w.Steps {
+			if s.Decl.Catch != ct || s.Consumer == nil || s.Consumer.Policy == nil {
+				continue
+			}
+			p := s.Consumer.Policy
+			seen := map[*check.Enum]bool{}
+			for _, k := range append(append([]*check.EnumMember{}, p.NonRetryable...), p.RetryOn...) {
+				if seen[k.Enum] {
+					continue
+				}
+				seen[k.Enum] = true
+				for _, m := range k.Enum.Members {
+					out = append(out, m.Ident.Name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stepEndsAt reports whether a durable step's block (without a catch)
+// ends at offset end: `catch` may follow it.
+func stepEndsAt(f *ast.File, end int) bool {
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if cs, ok := n.(*ast.CallStmt); ok && cs.Body != nil && cs.Catch == nil && int(cs.Body.Range.End.Offset) == end {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
 
 // Completion offers what can stand at the cursor: keywords and settings of
 // the enclosing block, states after `goto`, events after `subscribe`,
@@ -83,7 +206,19 @@ func completions(ix *index, f *ast.File, src string, off int) ([]string, protoco
 		return policyMembers, protocol.CompletionItemKindMethod
 	}
 	prev := lastWord(lead)
+	if callBefore(before[:word]) == "Workflow.Once" && (strings.HasSuffix(lead, ",") || strings.HasSuffix(lead, "(")) {
+		return stepArgs, protocol.CompletionItemKindProperty
+	}
+	if testAt(f, off) != nil {
+		return testWords, protocol.CompletionItemKindMethod
+	}
+	if ct := catchAt(f, off); ct != nil {
+		return catchLabels(ix, ct), protocol.CompletionItemKindEnumMember
+	}
 	w, st, sub, ms, h := enclosing(f, off)
+	if h != nil && strings.HasSuffix(lead, "}") && stepEndsAt(f, len(lead)) {
+		return append([]string{vocab.CatchName}, statements...), protocol.CompletionItemKindKeyword
+	}
 	switch {
 	case prev == "goto" && w != nil:
 		return stateNames(w), protocol.CompletionItemKindEnumMember

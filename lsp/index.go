@@ -77,17 +77,13 @@ func buildIndex(prog *ast.Program, model *check.Program) *index {
 			steps[s.Decl] = s
 		}
 	}
-	words := make(map[*ast.Ident]*check.Builtin, len(model.Info.Words))
 	for _, u := range model.Info.Words {
-		words[u.Ident] = u.Builtin
+		ix.words = append(ix.words, wordOcc{u.File, u.Ident.Range, u.Builtin})
 	}
 	for _, f := range prog.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.Ident:
-				if b := words[n]; b != nil {
-					ix.words = append(ix.words, wordOcc{f.Name, n.Range, b})
-				}
 				ix.ident(f.Name, n)
 			case *ast.Name:
 				if o := model.Info.Uses[n]; o != nil {

@@ -175,6 +175,11 @@ func (cp *chunkParser) convStmt(g *gStmt) ast.Stmt {
 			return nil
 		}
 		if n, ok := x.(*ast.Name); ok && g.Body != nil {
+			if g.Catch != nil {
+				k := cp.at(g.Catch.Pos)
+				cp.syntax(diag.Range{Start: k, End: diag.Pos{Line: k.Line, Column: k.Column + 5, Offset: k.Offset + 5}},
+					"`catch` follows a durable step's block (`Workflow.Once(\"name\", …) { … } catch { … }`), not a case's")
+			}
 			return &ast.Case{Range: r, Label: &ast.Ident{Range: n.Range, Name: n.Name}, Body: cp.convBlock(g.Body)}
 		}
 		call, ok := x.(*ast.Call)
@@ -192,9 +197,55 @@ func (cp *chunkParser) convStmt(g *gStmt) ast.Stmt {
 		if g.Body != nil {
 			cs.Body = cp.convBlock(g.Body)
 		}
+		if g.Catch != nil {
+			cs.Catch = cp.convCatch(g.Catch)
+		}
 		return cs
 	}
 	return nil
+}
+
+// convCatch converts `catch { cases }`: each case is `default { … }` or a
+// label, a name or `Enum.Member`, and its block.
+func (cp *chunkParser) convCatch(g *gCatch) *ast.Catch {
+	k := cp.at(g.Pos)
+	c := &ast.Catch{Range: cp.rng(g.Pos, g.EndPos),
+		Keyword: diag.Range{Start: k, End: diag.Pos{Line: k.Line, Column: k.Column + 5, Offset: k.Offset + 5}}}
+	for _, gc := range g.Cases {
+		if gc == nil {
+			continue
+		}
+		r := cp.rng(gc.Pos, gc.EndPos)
+		if gc.Default != nil {
+			c.Cases = append(c.Cases, &ast.CatchCase{Range: r, Default: true, Body: cp.convBlock(gc.Default)})
+			continue
+		}
+		x := cp.postfix(gc.Label)
+		if x == nil {
+			c.Bad = true
+			continue
+		}
+		if !catchLabel(x) {
+			cp.syntax(x.Rng(), "a catch's case is a reason (`Exhausted { … }`), an error kind (`Declined { … }` or `ChargeError.Declined { … }`) or `default { … }`; found `"+ast.Compact(cp.file.Text(x.Rng()))+"`")
+			c.Bad = true
+			continue
+		}
+		c.Cases = append(c.Cases, &ast.CatchCase{Range: r, Label: x, Body: cp.convBlock(gc.Body)})
+	}
+	return c
+}
+
+// catchLabel reports whether x can label a catch's case: a name, or a
+// name's member (`ChargeError.Declined`).
+func catchLabel(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Name:
+		return true
+	case *ast.Selector:
+		_, ok := x.X.(*ast.Name)
+		return ok && x.Sel != nil
+	}
+	return false
 }
 
 // expr reports what the expression parser noticed without stopping and

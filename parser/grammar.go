@@ -175,14 +175,34 @@ type gBlock struct {
 }
 
 // gStmt is a statement; a case `X { }` and a call `a.b(…);` share the
-// postfix prefix and are told apart in conversion.
+// postfix prefix and are told apart in conversion. A block may be followed
+// by `catch { … }` (a durable step's; conversion reports it after a case).
 type gStmt struct {
 	Pos     plexer.Position
 	EndPos  plexer.Position
 	Goto    *name    `parser:"  'goto' @@ ';'"`
 	Default *gBlock  `parser:"| 'default' @@"`
 	Expr    *postfix `parser:"| @@"`
-	Body    *gBlock  `parser:"  ( ';' | @@ )"`
+	Body    *gBlock  `parser:"  ( ';' | @@"`
+	Catch   *gCatch  `parser:"    @@? )"`
+}
+
+// gCatch is `catch { cases }` after a durable step's block. `catch` is
+// contextual (a row of productions.go's table): a name everywhere else.
+type gCatch struct {
+	Pos    plexer.Position
+	EndPos plexer.Position
+	Cases  []*gCatchCase `parser:"'catch' '{' @@* '}'"`
+}
+
+// gCatchCase is a case of a catch: `default { … }`, or a label (a reason
+// or an error kind, qualified or not) and its block.
+type gCatchCase struct {
+	Pos     plexer.Position
+	EndPos  plexer.Position
+	Default *gBlock  `parser:"  'default' @@"`
+	Label   *postfix `parser:"| @@"`
+	Body    *gBlock  `parser:"  @@"`
 }
 
 // gTestItem is an item of a test: a setting `Workflow = W;` or a call
@@ -209,6 +229,7 @@ type parsers struct {
 	milestone *participle.Parser[gMilestone]
 	mitem     *participle.Parser[gMItem]
 	testItem  *participle.Parser[gTestItem]
+	catchCase *participle.Parser[gCatchCase]
 }
 
 // gAttrLists is the attribute lists before `entity`, for recovery.
@@ -230,5 +251,6 @@ var getParsers = sync.OnceValue(func() *parsers {
 		milestone: participle.MustBuild[gMilestone](opts...),
 		mitem:     participle.MustBuild[gMItem](opts...),
 		testItem:  participle.MustBuild[gTestItem](opts...),
+		catchCase: participle.MustBuild[gCatchCase](opts...),
 	}
 })

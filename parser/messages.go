@@ -31,6 +31,8 @@ func (cp *chunkParser) expectation(i int, s span, expect string, what prod) (wan
 	atFirst := prev == s.lo // prev is the piece's first token
 	// Context the grammar alone cannot phrase well, most specific first.
 	switch {
+	case what == prodStatement && cp.inCatch(i, s):
+		want = catchCaseWant + " or `}`"
 	case cp.kind(prev) == lexer.Keyword && keywords[ptext].next != "":
 		want = keywords[ptext].next
 	case what == prodEnum:
@@ -105,4 +107,25 @@ func translateExpect(expect string) string {
 
 func isSingleQuoted(s string) bool {
 	return len(s) >= 3 && s[0] == '"' && s[len(s)-1] == '"' && !strings.Contains(s[1:len(s)-1], `"`)
+}
+
+// catchCaseWant is what a catch holds.
+const catchCaseWant = "a case of the catch (`Reason { … }`, `Kind { … }` or `default { … }`)"
+
+// inCatch reports whether token i stands right inside the braces of a
+// `catch`, where its cases go: the innermost `{` still open before it
+// follows the word `catch`, which follows a `}`.
+func (cp *chunkParser) inCatch(i int, s span) bool {
+	depth := 0
+	for k := i - 1; k >= s.lo; k-- {
+		switch {
+		case cp.isPunct(k, "}"):
+			depth++
+		case cp.isPunct(k, "{") && depth > 0:
+			depth--
+		case cp.isPunct(k, "{"):
+			return k-2 >= s.lo && cp.kind(k-1) == lexer.Ident && cp.word(k-1) == "catch" && cp.isPunct(k-2, "}")
+		}
+	}
+	return false
 }

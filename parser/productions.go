@@ -144,6 +144,7 @@ var grammar = [ctxCount]container{
 	ctxMilestone: {what: "a milestone item", piece: prodMilestoneItem, named: prodMilestoneItem, innerOther: ctxStmts},
 	ctxStmts: {what: "a statement", piece: prodStatement, innerOther: ctxStmts, items: []item{
 		{word: "goto", prod: prodStatement, shape: "`goto State;`", fits: shapeNameSemi, inner: ctxStmts},
+		{word: "catch", prod: prodStatement, shape: "`catch { … }` after a step's block", contextual: true, fits: shapeBrace, inner: ctxStmts},
 	}},
 	ctxTest:  {what: "a test item", piece: prodTestItem, named: prodTestItem, innerOther: ctxOther},
 	ctxOther: {innerOther: ctxOther},

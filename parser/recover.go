@@ -143,6 +143,10 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 		}
 		g, err := getParsers().stmt.ParseFromLexer(cp.stream(s))
 		if err != nil {
+			if st := cp.salvageCatch(s); st != nil {
+				body.Stmts = append(body.Stmts, st)
+				continue
+			}
 			cp.reportParse(err, s, prodStatement)
 			continue
 		}
@@ -151,6 +155,55 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 		}
 	}
 	return h
+}
+
+// salvageCatch re-parses a durable step whose catch failed to parse: the
+// step on its own, then the catch's cases one by one, each broken one
+// reported; the step still counts (its name, its policy), its catch marked
+// Bad. It returns nil when the piece is not a step and its catch.
+func (cp *chunkParser) salvageCatch(s span) ast.Stmt {
+	// The catch's word: a `catch` after a `}` that closes all it opened.
+	at := -1
+	open := cp.brackets()
+	for k := s.lo; k < s.hi-1; k++ {
+		if cp.track(open, k) != 0 && open.depth() == 0 && cp.isPunct(k, "}") && cp.fileParser.catchNext(k) {
+			at = k + 1
+			break
+		}
+	}
+	if at < 0 || at+1 >= s.hi {
+		return nil
+	}
+	closeB := cp.matching(at+1, s.hi)
+	if closeB < 0 {
+		return nil
+	}
+	head := span{s.lo, at}
+	g, err := getParsers().stmt.ParseFromLexer(cp.stream(head))
+	if err != nil {
+		return nil
+	}
+	st, ok := cp.convStmt(g).(*ast.CallStmt)
+	if !ok || st.Body == nil {
+		return nil
+	}
+	kw := cp.tokRange(at)
+	ct := &ast.Catch{Range: cp.spanRange(at, closeB+1), Keyword: kw, Bad: true}
+	for _, piece := range cp.splitStatements(at+2, closeB) {
+		gc, err := getParsers().catchCase.ParseFromLexer(cp.stream(piece))
+		if err != nil {
+			if off, _ := participleFailure(err); off == int(cp.toks[piece.lo].Off) {
+				cp.syntax(cp.errRange(piece.lo), "expected "+catchCaseWant+", found "+cp.describe(piece.lo))
+			} else {
+				cp.reportParse(err, piece, prodStatement)
+			}
+			continue
+		}
+		tmp := cp.convCatch(&gCatch{Cases: []*gCatchCase{gc}})
+		ct.Cases = append(ct.Cases, tmp.Cases...)
+	}
+	st.Catch, st.Range = ct, cp.spanRange(s.lo, closeB+1)
+	return st
 }
 
 // salvageSubscribe re-parses `subscribe E(params) [as A] { milestones }`

@@ -158,7 +158,7 @@ func (cp *chunkParser) splitBody(lo, hi int, starts func(string) bool) ([]span, 
 				}
 				return out, i
 			}
-			if open.depth() == 0 {
+			if open.depth() == 0 && !fp.catchNext(i) {
 				out = append(out, span{start, i + 1})
 				start = i + 1
 			}
@@ -212,3 +212,9 @@ func (cp *chunkParser) splitMembers(lo, hi int, starts func(string) bool) []span
 func workflowMemberStart(s string) bool { return grammar[ctxWorkflow].starts(s) }
 
 func stateItemStart(s string) bool { return grammar[ctxState].starts(s) }
+
+// catchNext reports whether the `}` at i is followed by `catch {`: a
+// durable step's block and its catch are one piece.
+func (fp *fileParser) catchNext(i int) bool {
+	return i+2 < len(fp.toks) && fp.kind(i+1) == lexer.Ident && fp.text(i+1) == "catch" && fp.is(i+2, "{")
+}

@@ -25,7 +25,15 @@ type Coverage struct {
 	stmts     map[check.Stmt]*Item
 	states    map[*check.State]*Item
 	ms        map[*check.Milestone]*msItems
-	steps     map[*check.Step]*[2]*Item // done, gave up
+	steps     map[*check.Step]*stepItems
+}
+
+// stepItems are a step's items: done, gave up for each reason it can
+// reach, cancelled (when it can wait, so the run can leave meanwhile).
+type stepItems struct {
+	done      *Item
+	gaveUp    map[check.Cause]*Item
+	cancelled *Item
 }
 
 // WorkflowCoverage is one workflow's items, in source order.
@@ -46,19 +54,21 @@ type ItemKind uint8
 
 // The kinds of coverage items.
 const (
-	CovState      ItemKind = iota + 1 // a state entered
-	CovTransition                     // a goto taken
-	CovCase                           // a case (or default) whose body ran
-	CovMetWindow                      // a milestone met in window N
-	CovMetWait                        // a milestone met during a wait between windows
-	CovExhausted                      // a milestone's windows all passed
-	CovStepDone                       // a durable step succeeded
-	CovStepGaveUp                     // a durable step gave up
+	CovState         ItemKind = iota + 1 // a state entered
+	CovTransition                        // a goto taken
+	CovCase                              // a case (or default) whose body ran
+	CovMetWindow                         // a milestone met in window N
+	CovMetWait                           // a milestone met during a wait between windows
+	CovExhausted                         // a milestone's windows all passed
+	CovStepDone                          // a durable step succeeded
+	CovStepGaveUp                        // a durable step gave up, for one reason
+	CovStepCancelled                     // a durable step was cancelled
+	CovCatch                             // a catch's case whose body ran
 )
 
 var itemKindNames = [...]string{CovState: "state", CovTransition: "transition", CovCase: "case",
 	CovMetWindow: "met-in-window", CovMetWait: "met-in-wait", CovExhausted: "exhausted",
-	CovStepDone: "step-done", CovStepGaveUp: "step-gave-up"}
+	CovStepDone: "step-done", CovStepGaveUp: "step-gave-up", CovStepCancelled: "step-cancelled", CovCatch: "catch"}
 
 func (k ItemKind) String() string {
 	if int(k) < len(itemKindNames) && k != 0 {
@@ -97,7 +107,7 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 		byConsumer[s.Consumer] = s
 	}
 	c := &Coverage{stmts: map[check.Stmt]*Item{}, states: map[*check.State]*Item{},
-		ms: map[*check.Milestone]*msItems{}, steps: map[*check.Step]*[2]*Item{}}
+		ms: map[*check.Milestone]*msItems{}, steps: map[*check.Step]*stepItems{}}
 	for _, w := range res.Program.Workflows {
 		wc := &WorkflowCoverage{Workflow: w.Decl.Name.Name, File: w.Decl.File.Name}
 		c.Workflows = append(c.Workflows, wc)
@@ -145,16 +155,50 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 					c.stmts[st] = add(CovCase, st.Decl.Range, "default in "+sn)
 				case *check.Step:
 					if st.Consumer != nil {
-						r := st.Decl.Call.Range
-						q := fmt.Sprintf("%q", st.Key)
-						c.steps[st] = &[2]*Item{add(CovStepDone, r, "step "+q+" done"), add(CovStepGaveUp, r, "step "+q+" gave up")}
+						c.steps[st] = stepCoverage(st, byConsumer[st.Consumer], add)
 					}
+				case *check.CatchCase:
+					c.stmts[st] = add(CovCatch, st.Decl.Range, "catch "+catchLabel(st)+" in "+sn)
 				}
 			})
 		}
 		sort.SliceStable(wc.Items, func(i, j int) bool { return wc.Items[i].Range.Start.Offset < wc.Items[j].Range.Start.Offset })
 	}
 	return c
+}
+
+// stepCoverage lists a step's items: done; gave up for each reason the
+// step can reach (Exhausted always, Deadline with a `deadline:`,
+// Terminal with error kinds in its policy); cancelled when it can wait.
+func stepCoverage(st *check.Step, sched *codegen.Schedule, add func(ItemKind, diag.Range, string) *Item) *stepItems {
+	r := st.Decl.Call.Range
+	q := fmt.Sprintf("step %q", st.Key)
+	it := &stepItems{done: add(CovStepDone, r, q+" done"), gaveUp: map[check.Cause]*Item{}}
+	causes := []check.Cause{check.CauseExhausted}
+	if st.HasDeadline {
+		causes = append(causes, check.CauseDeadline)
+	}
+	if p := st.Consumer.Policy; p != nil && (p.NonRetryableM != nil || p.RetryOnM != nil) {
+		causes = append(causes, check.CauseTerminal)
+	}
+	for _, cause := range causes {
+		it.gaveUp[cause] = add(CovStepGaveUp, r, q+" gave up ("+cause.String()+")")
+	}
+	if st.Timeout > 0 || sched != nil && hasWait(sched) {
+		it.cancelled = add(CovStepCancelled, r, q+" cancelled")
+	}
+	return it
+}
+
+// catchLabel is a catch case's label as written: a reason, `Enum.Member`.
+func catchLabel(cc *check.CatchCase) string {
+	switch {
+	case cc.Cause != 0:
+		return cc.Cause.String()
+	case cc.Kind != nil:
+		return cc.Kind.Enum.Decl.Name.Name + "." + cc.Kind.Ident.Name
+	}
+	return "default"
 }
 
 // hasWait reports whether some wait between a milestone's windows is
@@ -180,6 +224,12 @@ func eachStmt(s *check.State, f func(check.Stmt)) {
 			switch st := st.(type) {
 			case *check.Step:
 				block(st.Body)
+				if st.Catch != nil {
+					for _, cc := range st.Catch.Cases {
+						f(cc)
+						block(cc.Body)
+					}
+				}
 			case *check.Case:
 				block(st.Body)
 			case *check.Default:
@@ -232,11 +282,15 @@ func (c *Coverage) entry(e *interp.Entry, about interp.Subject) {
 		}
 	case interp.KDone:
 		if s := c.steps[step]; s != nil {
-			s[0].Covered = true
+			s.done.Covered = true
 		}
 	case interp.KGiveUp:
-		if s := c.steps[step]; s != nil {
-			s[1].Covered = true
+		if s := c.steps[step]; s != nil && s.gaveUp[e.Cause] != nil {
+			s.gaveUp[e.Cause].Covered = true
+		}
+	case interp.KCancel:
+		if s := c.steps[step]; s != nil && s.cancelled != nil {
+			s.cancelled.Covered = true
 		}
 	}
 }

@@ -68,3 +68,30 @@ func TestExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRules runs the tests of testdata/runs: one folder per rule of
+// docs/language.md's "Running a workflow", each a program with its tests
+// (`wfc test testdata/runs/NAME`); every test must pass.
+func TestRunRules(t *testing.T) {
+	dirs, _ := filepath.Glob("../testdata/runs/*")
+	if len(dirs) < 2 {
+		t.Fatalf("only %d rules in testdata/runs", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			r := load(t, dir)
+			if len(r.Checked.Program.Tests) == 0 {
+				t.Fatalf("%s has no tests", dir)
+			}
+			for _, tc := range r.Checked.Program.Tests {
+				res := wftest.Run(r.Checked, tc, wftest.Options{Schedules: r.Schedules})
+				if res.Err != nil {
+					t.Errorf("%s: %v", tc.Name, res.Err)
+				}
+				for _, f := range res.Failures {
+					t.Errorf("%s: %s:%d: %s\n%s", tc.Name, f.File, f.Range.Start.Line, f.Message, wftest.Around(res.Transcript, f.Entry, 3))
+				}
+			}
+		})
+	}
+}

@@ -20,7 +20,6 @@ package wftest
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -42,12 +41,19 @@ type Options struct {
 	// MaxEntries, if positive, bounds each run's transcript below
 	// interp.MaxEntries (a fuzz target keeps its runs short).
 	MaxEntries int
+	// Discard keeps no transcript (Result.Transcript has no entries):
+	// for a caller that prints none but the entries around a failure,
+	// which Failure.Context holds. A run's memory then does not grow with
+	// its entries.
+	Discard bool
 }
 
 // Result is one test's outcome.
 type Result struct {
 	Test       *check.Test
-	Transcript *interp.Transcript // nil when the run could not start (Err)
+	Transcript *interp.Transcript // nil when the run could not start (Err); no entries with Options.Discard
+	// Entries is how many entries the run wrote.
+	Entries int
 	// Failures are the expectations that did not hold, in source order.
 	Failures []Failure
 	// Err is why the run did not happen (a scenario beyond the limits).
@@ -68,11 +74,15 @@ type Failure struct {
 	// Entry is the index of the transcript entry the failure is about (the
 	// transcript is shown around it), or -1.
 	Entry int
+	// Context is the transcript around Entry, a line per entry, Entry's
+	// marked `>` (what Around prints), kept as the run went.
+	Context string
 }
 
 // Scenario turns a test into the interpreter's scenario: its actions sorted
 // by time, stably (actions at the same time keep their statement order),
-// and its failing steps.
+// its steps' scripts (their Fail statements, in order, and how long their
+// attempts take) and its draws.
 func Scenario(t *check.Test) interp.Scenario {
 	acts := make([]*check.TestAction, len(t.Actions))
 	copy(acts, t.Actions)
@@ -93,14 +103,38 @@ func Scenario(t *check.Test) interp.Scenario {
 		}
 		sc.Actions = append(sc.Actions, ia)
 	}
+	script := func(s *check.Step) *interp.Script {
+		if sc.Steps == nil {
+			sc.Steps = map[*check.Step]*interp.Script{}
+		}
+		if sc.Steps[s] == nil {
+			sc.Steps[s] = &interp.Script{}
+		}
+		return sc.Steps[s]
+	}
+	// Several Fail statements of one step describe its attempts in order.
 	for _, f := range t.Failures {
 		for _, s := range f.Steps {
-			if sc.Failures == nil {
-				sc.Failures = map[*check.Step]interp.Failure{}
-			}
-			sc.Failures[s] = interp.Failure{Times: f.Times, Always: f.Always}
+			scr := script(s)
+			scr.Fails = append(scr.Fails, interp.Failure{Times: f.Times, Always: f.Always, Kind: f.Kind,
+				RetryAfter: f.RetryAfter, HasRetryAfter: f.HasRetryAfter})
 		}
 	}
+	// Takes: every attempt, or one (the later statement wins).
+	for _, tk := range t.Takes {
+		for _, s := range tk.Steps {
+			scr := script(s)
+			if tk.Attempt == 0 {
+				scr.Took = tk.Took
+				continue
+			}
+			if scr.Takes == nil {
+				scr.Takes = map[int64]interp.Ticks{}
+			}
+			scr.Takes[tk.Attempt] = tk.Took
+		}
+	}
+	sc.Draws = t.Draws
 	return sc
 }
 
@@ -124,11 +158,12 @@ func Run(res *check.Result, t *check.Test, opt Options) *Result {
 		return r
 	}
 	// The run's entries come with the model objects they are about, which
-	// the expectations and coverage compare.
-	var about []interp.Subject
-	iopt := interp.Options{Schedules: opt.Schedules, MaxEntries: opt.MaxEntries,
-		OnEntry: func(_ int, e *interp.Entry, s interp.Subject) {
-			about = append(about, s)
+	// the expectations (judge.go) and coverage compare as the run goes.
+	j := newJudge(t)
+	iopt := interp.Options{Schedules: opt.Schedules, MaxEntries: opt.MaxEntries, Discard: opt.Discard,
+		Until: j.horizon(), HasUntil: true, Settled: j.settled,
+		OnEntry: func(i int, e *interp.Entry, s interp.Subject) {
+			j.entry(i, e, s)
 			if opt.Cover != nil {
 				opt.Cover.entry(e, s)
 			}
@@ -141,50 +176,9 @@ func Run(res *check.Result, t *check.Test, opt Options) *Result {
 		r.Err = err
 		return r
 	}
-	r.Transcript = tr
-	run := &run{t: t, tr: tr, es: tr.Entries, about: about}
-	for _, x := range t.Expects {
-		if f, ok := run.expect(x); !ok {
-			r.Failures = append(r.Failures, f)
-		}
-	}
+	r.Transcript, r.Entries = tr, j.n
+	r.Failures = j.finish(t)
 	return r
-}
-
-// run is a finished run as the judge reads it: the transcript's entries
-// and, entry by entry, the model object each is about (interp.Subject).
-type run struct {
-	t     *check.Test
-	tr    *interp.Transcript
-	es    []interp.Entry
-	about []interp.Subject
-}
-
-// state, step and call are the state, step and call entry i is about (nil
-// when it is about none).
-func (r *run) state(i int) *check.State { s, _ := r.about[i].(*check.State); return s }
-func (r *run) step(i int) *check.Step   { s, _ := r.about[i].(*check.Step); return s }
-func (r *run) call(i int) *check.Call   { c, _ := r.about[i].(*check.Call); return c }
-
-// end is the index of the entry that ended the run (Transcript.End), or -1.
-func (r *run) end() int {
-	for i := len(r.es) - 1; i >= 0; i-- {
-		switch r.es[i].Kind {
-		case interp.KEnd, interp.KWaiting, interp.KStopped:
-			return i
-		}
-	}
-	return -1
-}
-
-// entered reports whether the run entered a state: whether it started.
-func entered(es []interp.Entry) bool {
-	for _, e := range es {
-		if e.Kind == interp.KEnter {
-			return true
-		}
-	}
-	return false
 }
 
 // startHint says why a run may not have started: its workflow does not
@@ -199,134 +193,6 @@ func startHint(t *check.Test) string {
 		}
 	}
 	return fmt.Sprintf(" (workflow %s has no `Autostart = true;`: the test starts it with `Start();`)", t.Workflow.Decl.Name.Name)
-}
-
-// expect checks one expectation against the run: the states, steps and
-// calls it names are compared with the objects the entries are about; the
-// names are only for the messages.
-func (r *run) expect(x *check.Expect) (Failure, bool) {
-	t, es := r.t, r.es
-	f := Failure{Expect: x, File: t.Decl.File.Name, Range: x.Decl.Range, Entry: len(es) - 1}
-	at := func() string {
-		if x.HasAt {
-			return " at " + timespan.Format(x.At)
-		}
-		return ""
-	}
-	switch x.Kind {
-	case check.ExpectState:
-		want := x.State.Decl.Name.Name
-		var got *check.State
-		k := -1
-		for i, e := range es {
-			if x.HasAt && e.At > x.At {
-				break
-			}
-			if e.Kind == interp.KEnter {
-				got, k = r.state(i), i
-			}
-		}
-		if got == x.State {
-			return f, true
-		}
-		if x.HasAt {
-			f.Entry = lastAtOrBefore(es, x.At)
-		} else if k >= 0 {
-			f.Entry = k
-		}
-		if k < 0 {
-			f.Message = fmt.Sprintf("expected state %s%s; the run had not started%s", want, at(), startHint(t))
-		} else {
-			f.Message = fmt.Sprintf("expected state %s%s; the run was in %s", want, at(), es[k].State)
-		}
-	case check.ExpectEnd:
-		want := x.State.Decl.Name.Name
-		k := r.end()
-		if k >= 0 && es[k].Kind == interp.KEnd && r.state(k) == x.State && (!x.HasAt || es[k].At == x.At) {
-			return f, true
-		}
-		var end interp.Entry
-		if k >= 0 {
-			end = es[k]
-		}
-		switch {
-		case k < 0 && !entered(es):
-			f.Message = fmt.Sprintf("expected the run to end in %s%s; the run never started%s", want, at(), startHint(t))
-		case k < 0:
-			f.Message = fmt.Sprintf("expected the run to end in %s%s; the transcript has no end", want, at())
-		case end.Kind == interp.KWaiting:
-			f.Message = fmt.Sprintf("expected the run to end in %s%s; it was still waiting in %s at %s", want, at(), end.State, timespan.Format(end.At))
-		case end.Kind == interp.KStopped:
-			f.Message = fmt.Sprintf("expected the run to end in %s%s; it was stopped: %s", want, at(), end.Message)
-		default:
-			f.Message = fmt.Sprintf("expected the run to end in %s%s; it ended in %s at %s", want, at(), end.State, timespan.Format(end.At))
-			if end.Error && end.State != "" && !strings.Contains(end.Message, end.State) {
-				f.Message += " (" + end.Message + ")"
-			}
-		}
-	case check.ExpectGaveUp:
-		for i, e := range es {
-			if e.Kind == interp.KGiveUp && r.step(i) == x.Step {
-				if !x.HasAt || e.At == x.At {
-					return f, true
-				}
-				f.Entry = i
-				f.Message = fmt.Sprintf("expected step %q to give up%s; it gave up at %s", x.Step.Key, at(), timespan.Format(e.At))
-				return f, false
-			}
-		}
-		f.Message = fmt.Sprintf("expected step %q to give up%s; it did not", x.Step.Key, at())
-	case check.ExpectAttempts:
-		var got []interp.Ticks
-		first := -1
-		for i, e := range es {
-			if e.Kind == interp.KAttempt && r.step(i) == x.Step {
-				got = append(got, e.At)
-				if first < 0 {
-					first = i
-				}
-			}
-		}
-		if slices.Equal(got, x.Attempts) {
-			return f, true
-		}
-		if first >= 0 {
-			f.Entry = first
-		}
-		f.Message = fmt.Sprintf("expected step %q's attempts at %s; they were at %s", x.Step.Key, ticksList(x.Attempts), ticksList(got))
-	case check.ExpectCall:
-		args := argTexts(x.Args)
-		want := x.Call + "(" + strings.Join(args, ", ") + ")"
-		var near []string
-		for i, e := range es {
-			if e.Kind != interp.KCall || !slices.Contains(x.Calls, r.call(i)) {
-				continue
-			}
-			if slices.Equal(e.Args, args) && (!x.HasAt || e.At == x.At) {
-				return f, true
-			}
-			near = append(near, e.Name+"("+strings.Join(e.Args, ", ")+") at "+timespan.Format(e.At))
-			f.Entry = i
-		}
-		if len(near) == 0 {
-			f.Message = fmt.Sprintf("expected the call %s%s; the run made no call to %s", want, at(), x.Call)
-		} else {
-			f.Message = fmt.Sprintf("expected the call %s%s; the run called %s", want, at(), strings.Join(near, ", "))
-		}
-	}
-	return f, false
-}
-
-// lastAtOrBefore is the index of the last entry at or before t, or -1.
-func lastAtOrBefore(es []interp.Entry, t interp.Ticks) int {
-	k := -1
-	for i, e := range es {
-		if e.At > t {
-			break
-		}
-		k = i
-	}
-	return k
 }
 
 func ticksList(ts []interp.Ticks) string {

@@ -27,6 +27,10 @@ var scopes = map[vocab.WordKind]string{
 	vocab.KindUnit:       "support.function.timespan.wfc",
 	vocab.KindAttr:       "entity.other.attribute-name.wfc",
 	vocab.KindSecurityOp: "support.constant.security-operation.wfc",
+	vocab.KindStepArg:    "variable.parameter.label.wfc",
+	vocab.KindReason:     "entity.name.tag.outcome.wfc",
+	vocab.KindCatch:      "keyword.control.wfc",
+	vocab.KindTest:       "support.function.action.wfc",
 }
 
 // line is a source line with %s where the word goes.
@@ -43,7 +47,7 @@ func line(w vocab.Word) string {
 	case vocab.KindMember:
 		return "        Backoff = Backoff.Fixed(TimeSpan.FromSeconds(1)).%s(" + arg(w) + ");"
 	case vocab.KindUnit:
-		if w.Name == vocab.ZeroName {
+		if _, ok := vocab.ConstantNamed(w.Name); ok {
 			return "        Within = TimeSpan.%s;"
 		}
 		return "        Within = TimeSpan.%s(5);"
@@ -54,6 +58,17 @@ func line(w vocab.Word) string {
 		return "  [%s] string Name;"
 	case vocab.KindSecurityOp:
 		return "  security { allow %s when IsAuthenticated; deny %s; }"
+	case vocab.KindStepArg:
+		return "    on Go { Workflow.Once(\"s\", %s: x) { X.Y(); } }"
+	case vocab.KindReason:
+		return "      } catch { %s { Mail.Send(); } }"
+	case vocab.KindCatch:
+		return "    on Go { Workflow.Once(\"s\") { X.Y(); } %s { default { } } }"
+	case vocab.KindTest:
+		if strings.HasPrefix(w.Qualified, "Expect.") {
+			return "  Expect.%s(x);"
+		}
+		return "  %s(x);"
 	}
 	return ""
 }
@@ -80,6 +95,9 @@ func TestGrammarCoversVocabulary(t *testing.T) {
 	for _, w := range vocab.Words() {
 		tmpl := line(w)
 		scope := scopes[w.Kind]
+		if w.Kind == vocab.KindTest && strings.HasPrefix(w.Qualified, "Expect.") {
+			scope = "support.function.expect.wfc"
+		}
 		if tmpl == "" || scope == "" {
 			t.Fatalf("word %s of kind %s has no line or scope in this test: add them", w.Qualified, w.Kind)
 		}

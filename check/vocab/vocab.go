@@ -32,10 +32,11 @@ const (
 	Policy      // a Backoff policy, or a bare TimeSpan meaning Fixed
 	StateName   // a state of the workflow
 	EntityField // `Entity.Field`
+	Kinds       // one or more error kinds: members of enums of the program
 )
 
 var typeNames = [...]string{Bool: "bool", Int: "int", Decimal: "decimal", String: "string", TimeSpan: "TimeSpan",
-	Policy: "policy", StateName: "state name", EntityField: "Entity.Field"}
+	Policy: "policy", StateName: "state name", EntityField: "Entity.Field", Kinds: "kind, …"}
 
 func (t Type) String() string { return nameIn(typeNames[:], int(t)) }
 
@@ -155,6 +156,7 @@ const (
 	Fixed Shape = iota
 	Linear
 	Exponential
+	Every
 )
 
 // Factory is a `Backoff.Name(interval)` factory.
@@ -170,6 +172,7 @@ var Factories = []Factory{
 	{"Fixed", Fixed, TimeSpan, "waits the interval before every retry: i, i, i …"},
 	{"Linear", Linear, TimeSpan, "waits the interval times the retry's number: i, 2i, 3i …"},
 	{"Exponential", Exponential, TimeSpan, "doubles the wait on every retry: i, 2i, 4i, 8i …"},
+	{"Every", Every, TimeSpan, "a cadence: an attempt starts every i, measured from the start of the one before (the wait is what is left of i after it), where the others are spacings, measured from its end; takes `.MaxAttempts` only"},
 }
 
 // Member is a policy member `.Name(arg)`.
@@ -189,7 +192,65 @@ var Members = []Member{
 	{"Cap", TimeSpan, "no single wait is longer than this (applied after jitter)", "TimeSpan", "TimeSpan.FromMinutes(5)"},
 	{"Jitter", Decimal, "each wait w becomes uniform in [w·(1-f), w·(1+f)), then capped; f is in [0, 1]",
 		"decimal fraction such as `0.2` (±20%)", "0.2"},
+	{"NonRetryable", Kinds, "a step's failure of one of these error kinds is terminal: no further attempt, the step gives up (`Terminal`); Temporal's NonRetryableErrorTypes",
+		"error kind, such as `ChargeError.Declined`", "ChargeError.Declined"},
+	{"RetryOn", Kinds, "only a step's failures of these error kinds are retried; any other failure (of another kind, or of none) is terminal",
+		"error kind, such as `ChargeError.RateLimited`", "ChargeError.RateLimited"},
 }
+
+// Reason is why a durable step gave up, as a case of its `catch` names it.
+type Reason struct {
+	Name string
+	Doc  string
+}
+
+// Reasons are the catch's reasons, in the order of check.Cause.
+var Reasons = []Reason{
+	{"Exhausted", "its attempts are used up (its budget, `.MaxAttempts(…)`)"},
+	{"Deadline", "its `deadline:` passed: no retry could start before it, or an attempt was running when it passed"},
+	{"Terminal", "an attempt failed terminally: of a kind `.NonRetryable(…)` lists (or `.RetryOn(…)` does not); a case of that kind wins over `Terminal`"},
+	{"Cancelled", "its state was left while it ran or waited; its handler ends there, so a catch never runs for it (transcript and coverage only)"},
+}
+
+// TestStatement is a statement of a test (docs/language.md, "Tests"):
+// an action (`Send`) or an expectation (`Expect.State`).
+type TestStatement struct {
+	// Name is the token that names it (`Send`, `State`); Qualified how it
+	// is written (`Send`, `Expect.State`).
+	Name, Qualified string
+	Signature       string
+	Doc             string
+	Example         string
+}
+
+// TestStatements are a test's statements, actions first.
+var TestStatements = []TestStatement{
+	{"Send", "Send", "Send(Event(args), at: TimeSpan)", "sends an event, one argument per parameter, at a time since the run started (0 without `at:`)", "Send(Go(), at: TimeSpan.FromMinutes(1))"},
+	{"Take", "Take", "Take(Slot, at: TimeSpan)", "takes a slot: a subscription's alias, else its event's name", "Take(Go, at: TimeSpan.FromMinutes(1))"},
+	{"Start", "Start", "Start(at: TimeSpan)", "starts a run whose workflow does not start by itself", "Start(at: TimeSpan.Zero)"},
+	{"Fail", "Fail", "Fail(\"step\", times: int, kind: Kind, retryAfter: TimeSpan)", "makes a durable step's attempts fail, counted over the whole run: `times:` of them (every one after without), of an error kind, with the server's Retry-After; several describe the attempts in order", "Fail(\"s\", times: 2)"},
+	{"Takes", "Takes", "Takes(\"step\", TimeSpan, attempt: int)", "says how long a durable step's attempts take (or attempt `n`, counted over the run)", "Takes(\"s\", TimeSpan.FromSeconds(4))"},
+	{"Draws", "Draws", "Draws(u, …)", "gives the uniform draws in [0, 1) that jittered waits use, in order, from the first again when they run out, as `wfc schedule --draws` does", "Draws(0.0, 0.75)"},
+	{"State", "Expect.State", "Expect.State(State, at: TimeSpan)", "expects the run in a state at a time (without `at:`, where it is when it cannot move again)", "Expect.State(Open, at: TimeSpan.Zero)"},
+	{"End", "Expect.End", "Expect.End(TerminalState, at: TimeSpan)", "expects the run to end in a terminal state (at a time)", "Expect.End(Done)"},
+	{"GaveUp", "Expect.GaveUp", "Expect.GaveUp(\"step\", at: TimeSpan)", "expects a durable step to give up (at a time)", "Expect.GaveUp(\"s\")"},
+	{"Attempts", "Expect.Attempts", "Expect.Attempts(\"step\", TimeSpan, …)", "expects a durable step's attempts to start at exactly these times", "Expect.Attempts(\"s\", TimeSpan.Zero)"},
+	{"Call", "Expect.Call", "Expect.Call(X.Y(args), at: TimeSpan)", "expects the run to make a call with these arguments (at a time)", "Expect.Call(X.Y())"},
+	{"Stopped", "Expect.Stopped", "Expect.Stopped(at: TimeSpan)", "expects the run to be stopped at a limit (past TimeSpan's range, or too many entries) (at a time)", "Expect.Stopped()"},
+}
+
+// TestStatementNamed is the statement written qualified q, or nil.
+func TestStatementNamed(q string) *TestStatement {
+	for i := range TestStatements {
+		if TestStatements[i].Qualified == q {
+			return &TestStatements[i]
+		}
+	}
+	return nil
+}
+
+// CatchName is `catch`, the contextual word after a durable step's block.
+const CatchName = "catch"
 
 // FactoryNames and MemberNames list the names, in order.
 func FactoryNames() []string {
@@ -214,8 +275,8 @@ type Unit struct {
 	Ticks timespan.Ticks
 }
 
-// Units are TimeSpan's units, smallest first; `TimeSpan.Zero` (ZeroName)
-// is the one TimeSpan constant.
+// Units are TimeSpan's units, smallest first; `TimeSpan.Zero` and
+// `TimeSpan.MaxValue` are its constants (Constants).
 var Units = []Unit{
 	{"FromMilliseconds", timespan.TicksPerMillisecond},
 	{"FromSeconds", timespan.TicksPerSecond},
@@ -224,16 +285,81 @@ var Units = []Unit{
 	{"FromDays", timespan.TicksPerDay},
 }
 
-// ZeroName is `TimeSpan.Zero`.
-const ZeroName = "Zero"
+// ZeroName is `TimeSpan.Zero`, and MaxValueName `TimeSpan.MaxValue`, the
+// largest duration (.NET's TimeSpan.MaxValue): TimeSpan's two constants.
+const (
+	ZeroName     = "Zero"
+	MaxValueName = "MaxValue"
+)
 
-// TimeSpanMembers lists the units' names and Zero.
+// Constants are TimeSpan's constants with their values.
+var Constants = []struct {
+	Name  string
+	Ticks timespan.Ticks
+	Doc   string
+}{
+	{ZeroName, 0, "the duration 0"},
+	{MaxValueName, timespan.MaxTicks, "the largest duration, 10675199d2h48m5.4775807s (.NET's TimeSpan.MaxValue): a wait or window of it never ends before the run would pass TimeSpan's range"},
+}
+
+// ConstantNamed is the value of TimeSpan's constant name, if it is one.
+func ConstantNamed(name string) (timespan.Ticks, bool) {
+	for _, c := range Constants {
+		if c.Name == name {
+			return c.Ticks, true
+		}
+	}
+	return 0, false
+}
+
+// TimeSpanMembers lists the units' names and the constants'.
 func TimeSpanMembers() []string {
-	out := make([]string, 0, len(Units)+1)
+	out := make([]string, 0, len(Units)+len(Constants))
 	for _, u := range Units {
 		out = append(out, u.Name)
 	}
-	return append(out, ZeroName)
+	for _, c := range Constants {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// StepArg is a labelled argument of a durable step, `Workflow.Once("name",
+// label: value)`.
+type StepArg struct {
+	Name    string
+	Arg     Type
+	Doc     string
+	Example string
+}
+
+// StepArgs are a durable step's labelled arguments.
+var StepArgs = []StepArg{
+	{"retry", Policy, "the policy between failed attempts; with `.MaxAttempts(n)` (attempts in total) unless a `deadline:` bounds the step",
+		"Backoff.Exponential(TimeSpan.FromSeconds(2)).MaxAttempts(5)"},
+	{"timeout", TimeSpan, "each attempt's limit: an attempt running longer fails at that moment, as a timeout (retryable); Temporal's StartToCloseTimeout",
+		"TimeSpan.FromSeconds(30)"},
+	{"deadline", TimeSpan, "the step's total time from its first attempt's start: no attempt starts after it, one running when it passes is stopped, and the step gives up (`Deadline`); Temporal's ScheduleToCloseTimeout",
+		"TimeSpan.FromMinutes(10)"},
+}
+
+// StepArgNamed is the step argument named name, or nil.
+func StepArgNamed(name string) *StepArg {
+	for i := range StepArgs {
+		if StepArgs[i].Name == name {
+			return &StepArgs[i]
+		}
+	}
+	return nil
+}
+
+// StepArgNames lists the step arguments' names.
+func StepArgNames() []string {
+	out := make([]string, len(StepArgs))
+	for i, a := range StepArgs {
+		out[i] = a.Name
+	}
+	return out
 }
 
 // Attr is an attribute: its name and its one argument's type (0: none).
@@ -269,11 +395,15 @@ const (
 	KindUnit
 	KindAttr
 	KindSecurityOp
+	KindStepArg
+	KindReason
+	KindCatch
+	KindTest
 )
 
 var wordKindNames = [...]string{KindSetting: "setting", KindMilestone: "milestone", KindOutcome: "milestone outcome",
 	KindFactory: "Backoff factory", KindMember: "policy member", KindUnit: "TimeSpan unit", KindAttr: "attribute",
-	KindSecurityOp: "security operation"}
+	KindSecurityOp: "security operation", KindStepArg: "step argument", KindReason: "catch reason", KindCatch: "catch block", KindTest: "test statement"}
 
 func (k WordKind) String() string { return nameIn(wordKindNames[:], int(k)) }
 
@@ -350,8 +480,10 @@ func buildWords() []Word {
 			Doc:     "a duration of n " + unit + ", exact to the 100 ns tick (rounded to the nearest, halves away from zero)",
 			Example: q + "(5)", ArgNoun: "number (an int or a decimal)", ArgExample: "5"})
 	}
-	out = append(out, Word{Kind: KindUnit, Name: ZeroName, Qualified: "TimeSpan." + ZeroName, Signature: "TimeSpan." + ZeroName,
-		Context: "a duration", Doc: "the duration 0", Example: "TimeSpan." + ZeroName})
+	for _, c := range Constants {
+		out = append(out, Word{Kind: KindUnit, Name: c.Name, Qualified: "TimeSpan." + c.Name, Signature: "TimeSpan." + c.Name,
+			Context: "a duration", Doc: c.Doc, Example: "TimeSpan." + c.Name})
+	}
 	attrs := func(as []Attr, ctx, target string) {
 		for _, a := range as {
 			sig, ex := "["+a.Name+"]", "["+a.Name+"]"
@@ -364,6 +496,24 @@ func buildWords() []Word {
 	}
 	attrs(EntityAttrs, "an entity", "entity User { string Name; }")
 	attrs(FieldAttrs, "a field", "string Title;")
+	for _, a := range StepArgs {
+		out = append(out, Word{Kind: KindStepArg, Name: a.Name, Qualified: a.Name + ":", Signature: a.Name + ": " + a.Arg.String(),
+			Context: "a durable step (`Workflow.Once(\"name\", …)`)", Doc: a.Doc,
+			Example: "Workflow.Once(\"charge\", " + a.Name + ": " + a.Example + ") { Payments.Charge(); }",
+			ArgNoun: a.Arg.String(), ArgExample: a.Example})
+	}
+	out = append(out, Word{Kind: KindCatch, Name: CatchName, Qualified: CatchName, Signature: "} catch { Reason { … } Kind { … } default { … } }",
+		Context: "a durable step, right after its block", Doc: "what runs when the step gives up: the case of its reason (`Exhausted`, `Deadline`, `Terminal`) or, for a terminal failure, of its error kind; `default` takes the rest; a case may `goto`, and one that does not goes on after the step",
+		Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { default { Mail.Send(\"failed\"); } }"})
+	for _, r := range Reasons {
+		out = append(out, Word{Kind: KindReason, Name: r.Name, Qualified: "catch." + r.Name, Signature: r.Name + " { … }",
+			Context: "a step's `catch { … }`", Doc: "the step gave up: " + r.Doc,
+			Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { " + r.Name + " { Mail.Send(\"failed\"); } }"})
+	}
+	for _, t := range TestStatements {
+		out = append(out, Word{Kind: KindTest, Name: t.Name, Qualified: t.Qualified, Signature: t.Signature + ";",
+			Context: "a test (`test \"name\" { … }`)", Doc: t.Doc, Example: t.Example + ";"})
+	}
 	for _, op := range SecurityOps {
 		out = append(out, Word{Kind: KindSecurityOp, Name: op, Qualified: op, Signature: "allow " + op + ";",
 			Context: "a security rule (`allow`, `deny`)", Example: "allow " + op + " when IsAuthenticated;",
@@ -415,6 +565,19 @@ func article(word string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// LookupAll finds the words written s, qualified or by their name
+// (`Exhausted` is a milestone's outcome and a catch's reason), in table
+// order.
+func LookupAll(s string) []Word {
+	var found []Word
+	for _, w := range words {
+		if w.Qualified == s || w.Name == s {
+			found = append(found, w)
+		}
+	}
+	return found
 }
 
 // Lookup finds a word by how it is written: qualified (`Backoff.Linear`,

@@ -37,8 +37,19 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 				return listCodes(stdout)
 			}
 			arg := strings.TrimSpace(args[0])
-			if w, ok := vocab.Lookup(arg); ok {
-				return explainWord(stdout, w)
+			if ws := vocab.LookupAll(arg); len(ws) > 0 {
+				// A name of two words (`Exhausted`) explains both.
+				for i, w := range ws {
+					if i > 0 {
+						if _, err := io.WriteString(stdout, "\n"); err != nil {
+							return err
+						}
+					}
+					if err := explainWord(stdout, w); err != nil {
+						return err
+					}
+				}
+				return nil
 			}
 			code := strings.ToUpper(arg)
 			if !strings.HasPrefix(code, "WF") {
@@ -46,7 +57,7 @@ func newExplainCmd(stdout io.Writer) *cobra.Command {
 			}
 			c, ok := diag.Lookup(diag.ID(code))
 			if !ok {
-				return fmt.Errorf("unknown code or word %q: codes run from WF001 to %s (`wfc explain` lists them); words are the language's settings, Backoff factories and members, TimeSpan units, milestones, outcomes, attributes and security operations%s",
+				return fmt.Errorf("unknown code or word %q: codes run from WF001 to %s (`wfc explain` lists them); words are the language's settings, Backoff factories and members, TimeSpan units and constants, milestones, outcomes, attributes, security operations, a step's arguments, `catch` and its reasons%s",
 					args[0], diag.Codes[len(diag.Codes)-1].Code, suggestWord(arg))
 			}
 			_, err := io.WriteString(stdout, c.Help())

@@ -130,7 +130,9 @@ func runTest(f testFlags, args []string, stdin io.Reader, stdout, stderr io.Writ
 		if re != nil && !re.MatchString(t.Name) {
 			continue
 		}
-		r := wftest.Run(a.result, t, wftest.Options{Schedules: a.schedules, Cover: cov})
+		// Only -v and the JSON document print whole transcripts: otherwise
+		// the runs keep none, and a failure brings the entries around it.
+		r := wftest.Run(a.result, t, wftest.Options{Schedules: a.schedules, Cover: cov, Discard: !f.verbose && f.format != "json"})
 		j := testJSON{Name: t.Name, File: t.Decl.File.Name, Line: int(t.Decl.Range.Start.Line), Workflow: t.Workflow.Decl.Name.Name,
 			Passed: r.Passed(), Seconds: r.Elapsed.Seconds(), Failures: []failureJSON{}}
 		if r.Err != nil {
@@ -218,7 +220,7 @@ func writeTestText(w io.Writer, f testFlags, r *wftest.Result) {
 	for _, x := range r.Failures {
 		fmt.Fprintf(w, "    %s:%d:%d: %s: %s\n", diag.EscapeLineStart(x.File), x.Range.Start.Line, x.Range.Start.Column, x.Expect.Kind, diag.Escape(x.Message))
 		if !f.verbose {
-			io.WriteString(w, wftest.Around(r.Transcript, x.Entry, 3))
+			io.WriteString(w, x.Context)
 		}
 	}
 }

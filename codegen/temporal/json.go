@@ -33,15 +33,17 @@ func protoDuration(d time.Duration) string {
 // their zero value are unset (a step that is not retried sets only
 // maximumAttempts).
 type jsonRetryPolicy struct {
-	InitialInterval    string  `json:"initialInterval,omitempty"`
-	BackoffCoefficient float64 `json:"backoffCoefficient,omitempty"`
-	MaximumInterval    string  `json:"maximumInterval,omitempty"`
-	MaximumAttempts    int32   `json:"maximumAttempts"`
+	InitialInterval        string   `json:"initialInterval,omitempty"`
+	BackoffCoefficient     float64  `json:"backoffCoefficient,omitempty"`
+	MaximumInterval        string   `json:"maximumInterval,omitempty"`
+	MaximumAttempts        int32    `json:"maximumAttempts"`
+	NonRetryableErrorTypes []string `json:"nonRetryableErrorTypes,omitempty"`
 }
 
 // MarshalJSON writes the policy in the form Temporal's API reads.
 func (p RetryPolicy) MarshalJSON() ([]byte, error) {
-	j := jsonRetryPolicy{BackoffCoefficient: p.BackoffCoefficient, MaximumAttempts: p.MaximumAttempts}
+	j := jsonRetryPolicy{BackoffCoefficient: p.BackoffCoefficient, MaximumAttempts: p.MaximumAttempts,
+		NonRetryableErrorTypes: p.NonRetryableErrorTypes}
 	if p.InitialInterval != 0 {
 		j.InitialInterval = protoDuration(p.InitialInterval)
 	}
@@ -66,19 +68,23 @@ type jsonWindows struct {
 }
 
 type jsonEntry struct {
-	File           string       `json:"file"`
-	Line           int32        `json:"line"`
-	Column         int32        `json:"column"`
-	Workflow       string       `json:"workflow"`
-	State          string       `json:"state"`
-	Slot           string       `json:"slot,omitempty"`
-	Consumer       string       `json:"consumer"`
-	Kind           string       `json:"kind"`
-	Name           string       `json:"name,omitempty"`
-	RetryPolicy    *RetryPolicy `json:"retryPolicy,omitempty"`
-	NextRetryDelay *jsonWaits   `json:"nextRetryDelay,omitempty"`
-	Windows        *jsonWindows `json:"windows,omitempty"`
-	Unsupported    []diag.ID    `json:"unsupported,omitempty"`
+	File        string       `json:"file"`
+	Line        int32        `json:"line"`
+	Column      int32        `json:"column"`
+	Workflow    string       `json:"workflow"`
+	State       string       `json:"state"`
+	Slot        string       `json:"slot,omitempty"`
+	Consumer    string       `json:"consumer"`
+	Kind        string       `json:"kind"`
+	Name        string       `json:"name,omitempty"`
+	RetryPolicy *RetryPolicy `json:"retryPolicy,omitempty"`
+	// StartToClose and ScheduleToClose are a step's `timeout:` and
+	// `deadline:`, the activity's timeouts of those names.
+	StartToClose    string       `json:"startToCloseTimeout,omitempty"`
+	ScheduleToClose string       `json:"scheduleToCloseTimeout,omitempty"`
+	NextRetryDelay  *jsonWaits   `json:"nextRetryDelay,omitempty"`
+	Windows         *jsonWindows `json:"windows,omitempty"`
+	Unsupported     []diag.ID    `json:"unsupported,omitempty"`
 }
 
 type jsonDoc struct {
@@ -114,6 +120,12 @@ func WriteJSON(w io.Writer, es []*Entry) error {
 			Kind: c.Kind.String(), Name: c.StepName(), RetryPolicy: e.RetryPolicy, Unsupported: e.Unsupported}
 		if e.Step {
 			je.Consumer = "step"
+			if e.StartToCloseTimeout > 0 {
+				je.StartToClose = protoDuration(e.StartToCloseTimeout)
+			}
+			if e.ScheduleToCloseTimeout > 0 {
+				je.ScheduleToClose = protoDuration(e.ScheduleToCloseTimeout)
+			}
 			if e.NextRetryDelay {
 				nd := e.Waits.json()
 				je.NextRetryDelay = &nd

@@ -92,3 +92,16 @@ func (r *reporter) float(a int64, got time.Duration) {
 	r.warn(rng, CodeFloat, fmt.Sprintf("Temporal computes retry waits in float64 nanoseconds, which cannot hold this interval exactly: before attempt %d it waits %dns %s than the table's %s; round the interval to whole seconds",
 		a, int64(diff), how, check.FormatTicks(want)))
 }
+
+func (r *reporter) cadence() {
+	rng := r.policyRange()
+	if p := r.s.Consumer.Policy; p != nil && p.Factory != nil {
+		rng = p.Factory.Range
+	}
+	r.warn(rng, CodeCadence, "Temporal's retries are spaced from a failure, not a cadence: exported as a fixed interval, so the activity must return its error with NextRetryDelay = interval − the attempt's duration (at least 0), or every retry waits the whole interval after the attempt")
+}
+
+func (r *reporter) retryOn() {
+	p := r.s.Consumer.Policy
+	r.warn(p.RetryOnM.Range, CodeRetryOn, "Temporal lists the error types it never retries, not the only ones it retries: `.RetryOn(…)` is exported as NonRetryableErrorTypes listing the other members of its kinds' enums, so a failure of no kind, or of another enum's kind, is retried on Temporal where wfc ends the step; fail such attempts non-retryably (temporal.NewNonRetryableApplicationError)")
+}

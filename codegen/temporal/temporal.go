@@ -13,6 +13,7 @@ package temporal
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/wfc-lang/wfc/check"
@@ -30,6 +31,8 @@ const (
 	CodeZero    = diag.WF403 // a zero wait: Temporal reads 0 as its 1 s default
 	CodeTooLong = diag.WF404 // a wait or window beyond time.Duration
 	CodeFloat   = diag.WF405 // a wait Temporal's float64 arithmetic does not keep exact
+	CodeCadence = diag.WF406 // Backoff.Every: Temporal's retries are spaced, not a cadence
+	CodeRetryOn = diag.WF407 // .RetryOn: Temporal lists the kinds never retried, not the only ones retried
 )
 
 // MaxDurationTicks is the longest wait Go's time.Duration holds, in ticks
@@ -57,6 +60,17 @@ type RetryPolicy struct {
 	BackoffCoefficient float64
 	MaximumInterval    time.Duration
 	MaximumAttempts    int32
+	// NonRetryableErrorTypes are the ApplicationError types never
+	// retried: the error kinds of `.NonRetryable(…)`, or, for
+	// `.RetryOn(…)`, the other members of its kinds' enums (WF407), each
+	// named as ErrorType names it.
+	NonRetryableErrorTypes []string
+}
+
+// ErrorType is the ApplicationError type an activity fails with for error
+// kind k: `Enum.Member`, as the transcript writes it.
+func ErrorType(k *check.EnumMember) string {
+	return k.Enum.Decl.Name.Name + "." + k.Ident.Name
 }
 
 // Waits is a policy as wfc lowers it, exact in ticks and without jitter:
@@ -77,7 +91,7 @@ func (w Waits) Before(a int64) Ticks {
 	j := a - 1 // retry index
 	var b Ticks
 	switch w.Shape {
-	case check.ShapeFixed:
+	case check.ShapeFixed, check.ShapeEvery:
 		b = w.Interval
 	case check.ShapeLinear:
 		b = satMul(w.Interval, j)
@@ -122,8 +136,14 @@ type Entry struct {
 	// RetryPolicy is a step's policy; nil for milestones.
 	RetryPolicy *RetryPolicy
 	// NextRetryDelay is set for a Linear step: the activity must return
-	// NextRetryDelay = Waits.Before(attempt+1) with its error (WF401).
+	// NextRetryDelay = Waits.Before(attempt+1) with its error (WF401); and
+	// for a cadence (Every): the interval less the attempt's duration
+	// (WF406).
 	NextRetryDelay bool
+	// StartToCloseTimeout is a step's `timeout:`, ScheduleToCloseTimeout
+	// its `deadline:` (0 when it has none).
+	StartToCloseTimeout    time.Duration
+	ScheduleToCloseTimeout time.Duration
 	// Unsupported lists the WF4xx codes reported for this entry, in code
 	// order; empty when the engine runs exactly the table.
 	Unsupported []diag.ID
@@ -162,8 +182,55 @@ func exportOne(l *diag.List, s *codegen.Schedule) *Entry {
 		}
 		return e
 	}
-	e.RetryPolicy = stepPolicy(r, e.Waits, s.Attempts, largest, retries)
+	attempts := s.Attempts
+	if c.Budget == check.BudgetDeadline || s.DeadlineCut > 0 {
+		// The deadline bounds the attempts: ScheduleToClose, on Temporal;
+		// the policy keeps its own budget (0: unlimited).
+		attempts = c.Attempts
+		if c.Budget == check.BudgetDeadline {
+			attempts = 0
+		}
+	}
+	e.RetryPolicy = stepPolicy(r, e.Waits, attempts, largest, retries || attempts == 0)
+	if st := c.Step; st != nil {
+		if st.Timeout > 0 {
+			e.StartToCloseTimeout, _ = Duration(st.Timeout)
+		}
+		if st.HasDeadline {
+			e.ScheduleToCloseTimeout, _ = Duration(st.Deadline)
+		}
+	}
+	if p := c.Policy; p != nil && e.RetryPolicy != nil {
+		for _, k := range p.NonRetryable {
+			e.RetryPolicy.NonRetryableErrorTypes = append(e.RetryPolicy.NonRetryableErrorTypes, ErrorType(k))
+		}
+		if p.RetryOnM != nil {
+			r.retryOn()
+			for _, en := range policyEnums(p.RetryOn) {
+				for _, m := range en.Members {
+					if !slices.Contains(p.RetryOn, m) {
+						e.RetryPolicy.NonRetryableErrorTypes = append(e.RetryPolicy.NonRetryableErrorTypes, ErrorType(m))
+					}
+				}
+			}
+		}
+	}
+	if s.Shape == check.ShapeEvery && retries {
+		r.cadence()
+		e.NextRetryDelay = true
+	}
 	return e
+}
+
+// policyEnums are the enums of kinds, in order of first appearance.
+func policyEnums(kinds []*check.EnumMember) []*check.Enum {
+	var out []*check.Enum
+	for _, k := range kinds {
+		if !slices.Contains(out, k.Enum) {
+			out = append(out, k.Enum)
+		}
+	}
+	return out
 }
 
 // stepPolicy maps a step's policy onto RetryPolicy's four fields.
@@ -183,7 +250,7 @@ func stepPolicy(r *reporter, w Waits, attempts int64, largest Ticks, retries boo
 	p.InitialInterval, _ = Duration(first)
 	p.MaximumInterval, _ = Duration(max(largest, first))
 	switch {
-	case w.Shape == check.ShapeFixed, w.HasCap && w.Cap <= w.Interval:
+	case w.Shape == check.ShapeFixed, w.Shape == check.ShapeEvery, w.HasCap && w.Cap <= w.Interval:
 		// A cap at or below the interval is Fixed(cap): Temporal rejects
 		// maximumInterval < initialInterval.
 		p.BackoffCoefficient = 1

@@ -82,7 +82,7 @@ func (fc faultCase) scenario(wf *check.Workflow) interp.Scenario {
 		paid := fc.payAt + int(fc.fails.Times)
 		sc.Actions = append(sc.Actions, interp.Action{At: interp.Ticks(paid+3) * minute, Kind: interp.ActSend, Event: ship})
 	}
-	sc.Failures = map[*check.Step]interp.Failure{wf.Steps[0]: {Times: fc.fails.Times, Always: fc.fails.Always}}
+	sc.Steps = map[*check.Step]*interp.Script{wf.Steps[0]: {Fails: []interp.Failure{{Times: fc.fails.Times, Always: fc.fails.Always}}}}
 	return sc
 }
 
@@ -379,8 +379,8 @@ func killMidRetry(t *testing.T, s *server, speedup int64) bool {
 	}
 	wf := cc.res.Program.WorkflowNamed("Retry")
 	want, err := interp.Run(cc.res, wf, interp.Scenario{
-		Actions:  []interp.Action{{Kind: interp.ActSend, Event: wf.EventNamed("Go")}},
-		Failures: map[*check.Step]interp.Failure{wf.Steps[0]: {Times: 3}}})
+		Actions: []interp.Action{{Kind: interp.ActSend, Event: wf.EventNamed("Go")}},
+		Steps:   map[*check.Step]*interp.Script{wf.Steps[0]: {Fails: []interp.Failure{{Times: 3}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,8 +74,8 @@ func callNames(wf *check.Workflow) []string {
 func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario) *interp.Transcript {
 	t.Helper()
 	env := newEnv()
-	fails := map[string]interp.Failure{}
-	for s, f := range sc.Failures {
+	fails := map[string]*interp.Script{}
+	for s, f := range sc.Steps {
 		fails[s.Key] = f
 	}
 	calls := map[string]Call{}
@@ -85,7 +85,7 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 	err := Register(env, Activities{
 		Calls: calls,
 		Attempt: func(_ context.Context, step string, a int32) error {
-			if f, ok := fails[step]; ok && (f.Always || int64(a) <= f.Times) {
+			if f, _ := fails[step].Attempt(int64(a)); f != nil {
 				return errAttempt
 			}
 			return nil
@@ -287,6 +287,9 @@ func TestJobflowSameOnTemporal(t *testing.T) {
 // budget runs, but never fails every attempt).
 func runsExactly(c *compiled) string {
 	for _, e := range c.export {
+		if why := notYet(e.Schedule.Consumer); why != "" {
+			return why
+		}
 		for _, code := range e.Unsupported {
 			if code != export.CodeLinear && code != export.CodeJitter {
 				return fmt.Sprintf("%s at %s", code, codegen.Place(e.Schedule.Consumer))
@@ -333,9 +336,9 @@ func TestTestdataSameOnTemporal(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(len(key)), uint64(ran)))
 			for k := range 3 {
 				sc := genScenario(r, wf)
-				for st, f := range sc.Failures {
-					if s := c.export[st.Consumer]; s != nil && s.Attempts > 50 && (f.Always || f.Times >= 50) {
-						delete(sc.Failures, st)
+				for st, f := range sc.Steps {
+					if s := c.export[st.Consumer]; s != nil && s.Attempts > 50 && (f.Fails[0].Always || f.Fails[0].Times >= 50) {
+						delete(sc.Steps, st)
 					}
 				}
 				t.Run(fmt.Sprintf("%s/%s/%d", key, wf.Decl.Name.Name, k), func(t *testing.T) { same(t, p, c, wf, sc) })
@@ -347,4 +350,18 @@ func TestTestdataSameOnTemporal(t *testing.T) {
 	if ran < 20 {
 		t.Errorf("only %d scenarios ran", ran)
 	}
+}
+
+// notYet says why a consumer is not run on this engine yet: the step
+// features of issue 30 (timeout, deadline, error kinds, catch, a cadence)
+// whose engine side this package does not have so far.
+func notYet(c *check.Consumer) string {
+	st := c.Step
+	switch {
+	case st != nil && (st.Timeout > 0 || st.HasDeadline || st.Catch != nil):
+		return "a step's timeout, deadline or catch at " + codegen.Place(c) + " (not on this engine yet)"
+	case c.Policy != nil && (c.Policy.NonRetryableM != nil || c.Policy.RetryOnM != nil || c.Policy.Shape == check.ShapeEvery):
+		return "error kinds or a cadence at " + codegen.Place(c) + " (not on this engine yet)"
+	}
+	return ""
 }

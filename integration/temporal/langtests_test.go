@@ -3,6 +3,7 @@ package wfctemporal
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,6 +72,10 @@ func TestLanguageTestsOnTemporal(t *testing.T) {
 				continue
 			}
 			sc := wftest.Scenario(tst)
+			if len(tst.Takes) > 0 || tst.Draws != nil || slices.ContainsFunc(tst.Failures, func(f *check.TestFailure) bool { return f.Kind != nil || f.HasRetryAfter }) {
+				t.Logf("%s/%s skipped: Takes, Draws or a Fail with kind or retryAfter (not on this engine yet)", key, tst.Name)
+				continue
+			}
 			t.Run(key+"/"+tst.Name, func(t *testing.T) { same(t, p, c, tst.Workflow, sc) })
 			ran++
 		}
@@ -98,11 +103,11 @@ func decisionScenario(t *testing.T, wf *check.Workflow, src string) interp.Scena
 		case f[0] == "fail":
 			for _, s := range wf.Steps {
 				if s.Consumer != nil && s.Key == f[1] {
-					if sc.Failures == nil {
-						sc.Failures = map[*check.Step]interp.Failure{}
+					if sc.Steps == nil {
+						sc.Steps = map[*check.Step]*interp.Script{}
 					}
 					n, _ := strconv.ParseInt(f[2], 10, 64)
-					sc.Failures[s] = interp.Failure{Times: n, Always: f[2] == "always"}
+					sc.Steps[s] = &interp.Script{Fails: []interp.Failure{{Times: n, Always: f[2] == "always"}}}
 				}
 			}
 		case f[0] == "at":
@@ -157,6 +162,9 @@ func TestDecisionsOnTemporal(t *testing.T) {
 			if why := runsExactly(c); why != "" {
 				t.Skip(why)
 			}
+			if why := notYetOnTemporal(string(b)); why != "" {
+				t.Skip(why)
+			}
 			wf := c.res.Program.Workflows[0]
 			sc := decisionScenario(t, wf, string(b))
 			// The scenario is read as TestRuns reads it: the reference's
@@ -171,4 +179,20 @@ func TestDecisionsOnTemporal(t *testing.T) {
 			same(t, p, c, wf, sc)
 		})
 	}
+}
+
+// notYetOnTemporal says why a decision's scenario is not run here yet:
+// the scenario directives of issue 30 (slow attempts, error kinds,
+// Retry-After, draws) that this engine's side does not take so far.
+func notYetOnTemporal(src string) string {
+	for _, line := range strings.Split(src, "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "//"))
+		switch {
+		case len(f) > 0 && (f[0] == "takes" || f[0] == "draws"):
+			return "the engine does not script " + f[0] + " yet"
+		case len(f) > 3 && f[0] == "fail" && (f[3] == "kind" || f[3] == "retry-after"):
+			return "the engine does not script failures with " + f[3] + " yet"
+		}
+	}
+	return ""
 }

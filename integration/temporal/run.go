@@ -321,8 +321,11 @@ func Start(ctx context.Context, c client.Client, opts client.StartWorkflowOption
 
 // StepInput is a step activity's input.
 type StepInput struct {
-	Step  string
-	Calls []Invocation
+	Step string
+	// Attempt is the attempt's number over the whole run (the step's
+	// record), which the Attempt hook is told.
+	Attempt int64 `json:",omitempty"`
+	Calls   []Invocation
 	// Start is the run's start, from which attempts are stamped.
 	Start   time.Time
 	Speedup int64 `json:",omitempty"`
@@ -358,8 +361,12 @@ func (a Activities) step(ctx context.Context, in StepInput) (StepOutput, error) 
 	out.Starts = append(out.Starts, int64(elapsedTicks(now().Sub(in.Start), in.Speedup)))
 	activity.RecordHeartbeat(ctx, out)
 	var err error
+	n := info.Attempt
+	if in.Attempt > 0 {
+		n = int32(min(in.Attempt, math.MaxInt32))
+	}
 	if a.Attempt != nil {
-		err = a.Attempt(ctx, in.Step, info.Attempt)
+		err = a.Attempt(ctx, in.Step, n)
 	}
 	for _, c := range in.Calls {
 		if err != nil {
@@ -746,58 +753,46 @@ func (d *driver) Call(inv interp.Invocation) {
 	}
 }
 
-// Step runs a durable step as the step activity under its exported
-// RetryPolicy, with the step's name as the activity ID (interp.Executor).
-func (d *driver) Step(s *check.Step, sched *codegen.Schedule, calls []interp.Invocation) interp.StepResult {
-	e := d.prog.export[s.Consumer]
-	in := StepInput{Step: s.Key, Start: d.start, Speedup: d.in.Speedup}
-	for _, c := range calls {
+// Attempt runs one attempt of a durable step as the step activity, with
+// no retries of Temporal's own (the machine waits between attempts on
+// workflow timers and keeps the attempt count), and waits for it; the
+// attempt's number over the run is in its input (interp.Executor).
+//
+// This is the smallest form of the per-attempt executor: it waits for the
+// activity inside Attempt, so signals that arrive while an attempt runs
+// are handled when it ends (with their arrival time). Running attempts on
+// their own and reporting them through the clock (interp.Reported) is the
+// engine's next step.
+func (d *driver) Attempt(a *interp.Attempt) (interp.Report, bool) {
+	s := a.Step
+	in := StepInput{Step: s.Key, Attempt: a.N, Start: d.start, Speedup: d.in.Speedup}
+	for _, c := range a.Calls {
 		in.Calls = append(in.Calls, Invocation{Name: c.Name, Args: texts(c.Args)})
 	}
-	var policy *temporal.RetryPolicy
-	if e != nil {
-		policy = RetryPolicy(e)
-		if e.NextRetryDelay {
-			w := e.Waits
-			in.Waits = &w
+	timeout := d.attemptTimeout()
+	if a.Timeout > 0 {
+		if t, ok := tickDuration(a.Timeout, d.in.Speedup); ok {
+			timeout = t
 		}
 	}
-	if policy == nil {
-		policy = &temporal.RetryPolicy{MaximumAttempts: int32(min(sched.Attempts, math.MaxInt32))}
-	}
-	if sp := d.in.Speedup; sp > 1 {
-		policy.InitialInterval = scaleDown(policy.InitialInterval, sp)
-		policy.MaximumInterval = scaleDown(policy.MaximumInterval, sp)
-	}
 	ctx := workflow.WithActivityOptions(d.ctx, workflow.ActivityOptions{
-		ActivityID:          s.Key,
-		StartToCloseTimeout: d.attemptTimeout(),
-		RetryPolicy:         policy,
+		ActivityID:          fmt.Sprintf("%s#%d", s.Key, a.N),
+		StartToCloseTimeout: timeout,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 	})
-	var out StepOutput
-	err := workflow.ExecuteActivity(ctx, StepActivity, in).Get(ctx, &out)
-	if err == nil {
-		return interp.StepResult{Starts: ticksOf(out.Starts), OK: true}
-	}
-	// The last attempt's stamps: in its error's details, or, when it timed
-	// out, in its last heartbeat.
+	start := d.Now()
+	err := workflow.ExecuteActivity(ctx, StepActivity, in).Get(ctx, nil)
+	rep := interp.Report{Attempt: a, Took: d.Now() - start, OK: err == nil}
 	var appErr *temporal.ApplicationError
-	var timeoutErr *temporal.TimeoutError
-	switch {
-	case errors.As(err, &appErr) && appErr.HasDetails():
-		_ = appErr.Details(&out)
-	case errors.As(err, &timeoutErr) && timeoutErr.HasLastHeartbeatDetails():
-		_ = timeoutErr.LastHeartbeatDetails(&out)
+	if errors.As(err, &appErr) && appErr.NonRetryable() {
+		rep.NonRetryable = true
 	}
-	res := interp.StepResult{Starts: ticksOf(out.Starts)}
-	if len(out.Starts) == 0 {
-		// No attempt said when it ran (an attempt that timed out, in an
-		// environment that drops its heartbeat): the transcript cannot be
-		// written, and the run stops rather than make the times up.
-		res.Stop = fmt.Sprintf("step %q: the engine did not report its attempts (%v)", s.Key, err)
-	}
-	return res
+	return rep, true
 }
+
+// Cancel abandons an attempt (interp.Executor): Attempt waits for each
+// attempt to end, so none is ever running when the machine cancels one.
+func (d *driver) Cancel(*interp.Attempt) {}
 
 func ticksOf(ts []int64) []interp.Ticks {
 	out := make([]interp.Ticks, len(ts))

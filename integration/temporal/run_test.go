@@ -200,6 +200,9 @@ const (
 )
 
 func kindOf(e *export.Entry) kind {
+	if notYet(e.Schedule.Consumer) != "" {
+		return skip
+	}
 	switch codes := policyOf(e.Schedule).wantCodes(); {
 	case len(codes) == 0:
 		return exact

@@ -462,8 +462,8 @@ func generatedAt(t *testing.T, c client.Client, speedup int64) bool {
 	stamp := time.Now().UnixNano()
 	var wg sync.WaitGroup
 	for i, sc := range cases {
-		fails := map[string]interp.Failure{}
-		for s, f := range sc.sc.Failures {
+		fails := map[string]*interp.Script{}
+		for s, f := range sc.sc.Steps {
 			fails[s.Key] = f
 		}
 		calls := map[string]Call{}
@@ -471,7 +471,7 @@ func generatedAt(t *testing.T, c client.Client, speedup int64) bool {
 			calls[n] = func(context.Context, []string) error { return nil }
 		}
 		queue := startWorker(t, c, Activities{Calls: calls, Attempt: func(_ context.Context, step string, a int32) error {
-			if f, ok := fails[step]; ok && (f.Always || int64(a) <= f.Times) {
+			if f, _ := fails[step].Attempt(int64(a)); f != nil {
 				return errAttempt
 			}
 			return nil

@@ -45,10 +45,11 @@ func RetryPolicy(e *export.Entry) *temporal.RetryPolicy {
 		return nil
 	}
 	return &temporal.RetryPolicy{
-		InitialInterval:    p.InitialInterval,
-		BackoffCoefficient: p.BackoffCoefficient,
-		MaximumInterval:    p.MaximumInterval,
-		MaximumAttempts:    p.MaximumAttempts,
+		InitialInterval:        p.InitialInterval,
+		BackoffCoefficient:     p.BackoffCoefficient,
+		MaximumInterval:        p.MaximumInterval,
+		MaximumAttempts:        p.MaximumAttempts,
+		NonRetryableErrorTypes: p.NonRetryableErrorTypes,
 	}
 }
 
