@@ -315,14 +315,15 @@ func (w *WorkflowCoverage) Covered() int {
 }
 
 // Text renders the coverage: a line per workflow with its percentage, then
-// each item no run covered at its position.
+// each item no run covered at its position. Names from the program are
+// escaped (diag.Escape; a file name that starts a line, EscapeLineStart).
 func (c *Coverage) Text() string {
 	var b strings.Builder
 	for _, w := range c.Workflows {
-		fmt.Fprintf(&b, "coverage: %s: %.1f%% of %d items\n", w.Workflow, w.Percent(), len(w.Items))
+		fmt.Fprintf(&b, "coverage: %s: %.1f%% of %d items\n", diag.Escape(w.Workflow), w.Percent(), len(w.Items))
 		for _, it := range w.Items {
 			if !it.Covered {
-				fmt.Fprintf(&b, "  %s:%d:%d: not covered: %s\n", it.File, it.Line, it.Column, it.What)
+				fmt.Fprintf(&b, "  %s:%d:%d: not covered: %s\n", diag.EscapeLineStart(it.File), it.Line, it.Column, diag.Escape(it.What))
 			}
 		}
 	}

@@ -221,7 +221,8 @@ func argTexts(args []check.Arg) []string {
 
 // Around returns the transcript's lines within n entries of entry k (all of
 // them when k < 0 or the transcript is short), each prefixed, with the
-// line of entry k marked, for showing a failure in its context.
+// line of entry k marked, for showing a failure in its context. Each line
+// is escaped (diag.Escape): its names and arguments came from the program.
 func Around(tr *interp.Transcript, k, n int) string {
 	if tr == nil {
 		return ""
@@ -239,7 +240,7 @@ func Around(tr *interp.Transcript, k, n int) string {
 		if i == k {
 			mark = "> "
 		}
-		b.WriteString("    " + mark + tr.Entries[i].String() + "\n")
+		b.WriteString("    " + mark + diag.Escape(tr.Entries[i].String()) + "\n")
 	}
 	if hi < len(tr.Entries) {
 		fmt.Fprintf(&b, "      … %d later entries\n", len(tr.Entries)-hi)

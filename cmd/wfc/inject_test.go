@@ -196,3 +196,90 @@ func TestNoInjection(t *testing.T) {
 		assertSafe(t, "stderr of "+what, stderr.Bytes(), format)
 	}
 }
+
+// hostileTests is a program with tests whose names, a step's name, an
+// event's string argument and the calls' arguments hold every hostile
+// character and workflow-command lines (as string escapes, so the decoded
+// texts hold them raw), with expectations that fail, so that `wfc test`
+// prints them in every part of its report: test lines, transcripts (-v and
+// around a failure), failure messages, the run's error and coverage.
+func hostileTests(wf string) string {
+	var bad strings.Builder
+	for _, r := range hostileRunes() {
+		fmt.Fprintf(&bad, `\u%04x`, r)
+	}
+	bad.WriteString(strings.NewReplacer("\n", `\n`).Replace(injection))
+	h := bad.String()
+	return strings.ReplaceAll(`workflow @ {
+  Autostart = true;
+  Initial = A;
+  event Go(string note);
+  state A {
+    subscribe Go(string note);
+    on Go(string note) {
+      Workflow.Once("`+h+`", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(2)) { Mail.Send(note, "`+h+`"); }
+      Log.Note(note);
+      goto B;
+    }
+  }
+  state B {
+    subscribe Go(string note) { Finished { Within = TimeSpan.FromMinutes(1); } }
+  }
+  terminal Done { }
+}
+
+test "@ passes`+h+`" {
+  Workflow = @;
+  Send(Go("`+h+`"), at: TimeSpan.FromMinutes(1));
+  Expect.State(B);
+}
+
+test "@ fails`+h+`" {
+  Workflow = @;
+  Fail("`+h+`");
+  Send(Go("`+h+`"), at: TimeSpan.FromMinutes(1));
+  Expect.Call(Mail.Send("`+h+`x", "`+h+`"));
+  Expect.End(Done);
+}
+`, "@", wf)
+}
+
+// TestTestNoInjection runs `wfc test` on hostileTests in every output form
+// (text, -v, -cover, JSON), from a file whose name is hostile too: the
+// runner acts on none of its lines, and nothing hostile reaches it raw.
+func TestTestNoInjection(t *testing.T) {
+	dir := t.TempDir()
+	hostile := strings.TrimSuffix(hostileFileName(), ".wf") + "_test.wf"
+	if err := os.WriteFile(filepath.Join(dir, hostile), []byte(hostileTests("W")), 0o644); err != nil {
+		t.Skipf("the file system refuses the name: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "::error::x_test.wf"), []byte(hostileTests("V")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"test", "."},
+		{"test", "-v", "."},
+		{"test", "-cover", "."},
+		{"test", "-v", "-cover", "."},
+		{"test", "--format", "json", "."},
+		{"test", "--format", "json", "-v", "-cover", "."},
+		{"test", "-run", "x" + injection, "."},
+		{"test", hostile},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, strings.NewReader(""), &stdout, &stderr)
+		what := fmt.Sprintf("wfc %q (exit %d)", args, code)
+		if os.Getenv("WFC_SHOW") != "" {
+			t.Logf("%s\n%s%s", what, stdout.String(), stderr.String())
+		}
+		if code != 1 && args[1] != "-run" {
+			t.Errorf("%s: want exit 1 (a test fails):\n%s%s", what, stdout.String(), stderr.String())
+		}
+		if args[1] != "-run" && !strings.Contains(stdout.String(), "fails") {
+			t.Errorf("%s: the report does not name the failing test:\n%s%s", what, stdout.String(), stderr.String())
+		}
+		assertSafe(t, "stdout of "+what, stdout.Bytes(), "text")
+		assertSafe(t, "stderr of "+what, stderr.Bytes(), "text")
+	}
+}

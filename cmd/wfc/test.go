@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -193,16 +194,18 @@ func runTest(f testFlags, args []string, stdin io.Reader, stdout, stderr io.Writ
 		if cov != nil {
 			doc.Coverage = cov
 		}
+		// One Write of the whole document, through the escaping every JSON
+		// of wfc's goes through (diag.SafeJSON): a name holding `##[` or a
+		// bidi control stays inert in a CI log.
 		b, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
 		}
-		w.Write(b)
-		w.WriteString("\n")
+		diag.SafeJSON(w).Write(append(b, '\n'))
 	} else {
 		switch {
 		case len(doc.Tests) == 0 && re != nil:
-			fmt.Fprintf(w, "no test matches -run %q\n", f.run)
+			fmt.Fprintf(w, "no test matches -run %s\n", diag.Escape(strconv.Quote(f.run)))
 		case len(doc.Tests) == 0:
 			fmt.Fprintln(w, "no tests to run")
 		}
@@ -225,13 +228,19 @@ func runTest(f testFlags, args []string, stdin io.Reader, stdout, stderr io.Writ
 }
 
 // writeTestText writes one test's line, as go test does, and what failed.
+// Every text that came from the program (the test's name, its file's name,
+// the transcript's names and arguments, the messages that quote them) goes
+// through diag's escaping, as `wfc check`'s output does: a name holding a
+// line break, `::error::` or `##[` stays one inert line in a CI log. A file
+// name that starts a line is escaped as a line's start (EscapeLineStart).
 func writeTestText(w io.Writer, f testFlags, r *wftest.Result) {
 	t := r.Test
+	name := diag.Escape(t.Name)
 	if f.verbose {
-		fmt.Fprintf(w, "=== RUN   %s\n", t.Name)
+		fmt.Fprintf(w, "=== RUN   %s\n", name)
 		if r.Transcript != nil {
 			for _, e := range r.Transcript.Entries {
-				fmt.Fprintf(w, "    %s\n", e.String())
+				fmt.Fprintf(w, "    %s\n", diag.Escape(e.String()))
 			}
 		}
 	}
@@ -239,12 +248,12 @@ func writeTestText(w io.Writer, f testFlags, r *wftest.Result) {
 	if !r.Passed() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(w, "--- %s: %s (%.2fs)\n", verdict, t.Name, r.Elapsed.Seconds())
+	fmt.Fprintf(w, "--- %s: %s (%.2fs)\n", verdict, name, r.Elapsed.Seconds())
 	if r.Err != nil {
-		fmt.Fprintf(w, "    %s:%d: the run stopped: %v\n", t.Decl.File.Name, t.Decl.Range.Start.Line, r.Err)
+		fmt.Fprintf(w, "    %s:%d: the run stopped: %s\n", diag.EscapeLineStart(t.Decl.File.Name), t.Decl.Range.Start.Line, diag.Escape(r.Err.Error()))
 	}
 	for _, x := range r.Failures {
-		fmt.Fprintf(w, "    %s:%d:%d: %s: %s\n", x.File, x.Range.Start.Line, x.Range.Start.Column, x.Expect.Kind, x.Message)
+		fmt.Fprintf(w, "    %s:%d:%d: %s: %s\n", diag.EscapeLineStart(x.File), x.Range.Start.Line, x.Range.Start.Column, x.Expect.Kind, diag.Escape(x.Message))
 		if !f.verbose {
 			io.WriteString(w, x.Context)
 		}

@@ -25,17 +25,20 @@ func RunJobFlow(ctx context.Context, c client.Client, dir string) (string, error
 	if err != nil {
 		return "", err
 	}
-	// The program is checked here and again by the workflow, which gets
-	// its text (and hash) in the run's input.
+	// The program is checked here, once; a run's input names it by hash.
 	prog, err := wfctemporal.NewProgram([]wfctemporal.Source{{Name: "jobflow.wf", Text: string(src)}})
 	if err != nil {
 		return "", err // the program's errors, as `wfc check` prints them
 	}
-	w := worker.New(c, "jobs", worker.Options{})
-	wfctemporal.Register(w, prog, wfctemporal.Activities{
+	// The worker runs this program and no other (a run's input names its
+	// program by hash).
+	w, err := wfctemporal.NewWorker(c, "jobs", worker.Options{}, wfctemporal.Activities{
 		// Calls by dotted name, e.g. "Mail.Send": jobflow makes none.
 		Calls: map[string]wfctemporal.Call{},
-	})
+	}, prog)
+	if err != nil {
+		return "", err
+	}
 	if err := w.Start(); err != nil {
 		return "", err
 	}

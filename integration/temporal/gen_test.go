@@ -341,3 +341,31 @@ func TestGenerated(t *testing.T) {
 		}
 	}
 }
+
+// serverSafe reports whether a scenario's run decides the same on a dev
+// server as on the virtual clock at speedup, whatever the server's timing:
+// no action falls less than 2 s of real time after a time at which the
+// reference handled a deadline or started an attempt (the server fires
+// timers up to about a second late, and a signal it records before a
+// timer's TimerFired comes first), nor less than 0.5 s before one (the
+// run's clock starts with its first workflow task, a little after or
+// before the test's); and the run is over within 30 s of real time.
+func serverSafe(tr *interp.Transcript, sc interp.Scenario, speedup int64) (bool, interp.Ticks) {
+	after := interp.Ticks(2 * 10_000_000 * speedup)
+	before := interp.Ticks(10_000_000 * speedup / 2)
+	var last interp.Ticks
+	for _, e := range tr.Entries {
+		last = max(last, e.At)
+		// What a timer brings: a window passing, a wait ending (the next
+		// window opening), a retry.
+		if !(e.Kind == interp.KPass || e.Kind == interp.KOpen && e.N > 1 || e.Kind == interp.KAttempt && e.N > 1) {
+			continue
+		}
+		for _, a := range sc.Actions {
+			if a.At >= e.At && a.At < e.At+after || a.At < e.At && a.At+before > e.At {
+				return false, last
+			}
+		}
+	}
+	return last <= interp.Ticks(30*10_000_000*speedup), last
+}

@@ -82,7 +82,7 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 	for _, n := range callNames(wf) {
 		calls[n] = func(context.Context, []string) error { return nil }
 	}
-	Register(env, p, Activities{
+	err := Register(env, Activities{
 		Calls: calls,
 		Attempt: func(_ context.Context, step string, a int32) error {
 			if f, _ := fails[step].Attempt(int64(a)); f != nil {
@@ -91,7 +91,10 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 			return nil
 		},
 		Clock: env.Now,
-	})
+	}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	acts := sc.Actions
 	for len(acts) > 0 {
 		n := 1
@@ -135,7 +138,7 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 	if len(sc.Actions) == 0 {
 		afterStart(env, func() { env.SignalWorkflow(SignalFinish, nil) })
 	}
-	env.ExecuteWorkflow(wf.Decl.Name.Name, Input{Program: *p, Workflow: wf.Decl.Name.Name, Linger: true})
+	env.ExecuteWorkflow(wf.Decl.Name.Name, Input{Program: p.Hash, Workflow: wf.Decl.Name.Name, Linger: true})
 	if !env.IsWorkflowCompleted() {
 		t.Fatalf("the workflow did not complete")
 	}

@@ -8,12 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/wfc-lang/wfc"
@@ -55,9 +59,18 @@ const (
 	// StoppedType is the ApplicationError type of a run stopped at a
 	// limit (docs/language.md, "Running a workflow"), with the transcript.
 	StoppedType = "wfc.Stopped"
-	// ProgramType is the ApplicationError type of an input whose program
-	// does not check, does not match its hash, or has no such workflow.
+	// ProgramType is the ApplicationError type of a run whose input names
+	// a program the worker was not started with, or a workflow its
+	// program does not have: it fails at once and runs nothing.
 	ProgramType = "wfc.Program"
+	// MaxEntries is the most entries a run's transcript holds on Temporal
+	// (the reference interpreter's is interp.MaxEntries): a run that would
+	// write more stops ("the transcript reached 10000 entries"). It bounds
+	// the work of one workflow task, so that no program and no signals
+	// hold a worker's task past its deadlock detector (one second) or its
+	// timeout, and keeps the transcript, which the run returns, within
+	// what a Temporal payload holds (2 MB by default).
+	MaxEntries = 10_000
 )
 
 // Source is one file of a program.
@@ -66,17 +79,22 @@ type Source struct {
 	Text string
 }
 
-// Program is a checked program in the form a run carries it: its files
-// and their hash. A run's input holds the program's text, not a name the
-// worker resolves, so a run in flight keeps running (and replaying) the
-// program it started with when the worker is deployed with a new version;
-// the hash says which version a run runs.
+// Program is a checked program: its files, their hash, and its
+// workflows. A worker is started with the programs it may run (Register,
+// NewWorker): a run's input names its program by hash, and a worker runs
+// only a program it was started with, whatever else the input says. To
+// change a program while runs are in flight, start the workers with every
+// version that still has runs (docs/temporal.md, "A program change and
+// runs in flight").
 type Program struct {
 	Sources []Source
-	// Hash is Hash(Sources), checked by the workflow before it runs.
+	// Hash is Hash(Sources): the program's identity in a run's input.
 	Hash string
 	// Workflows are the names of the program's workflows, in source order.
 	Workflows []string
+	// c is the program checked and lowered, once: every run of it shares
+	// it (the model is only read while a run runs).
+	c *compiled
 }
 
 // Hash is the hex SHA-256 of the sources, names and texts, in order.
@@ -101,7 +119,7 @@ func NewProgram(srcs []Source) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{Sources: append([]Source(nil), srcs...), Hash: Hash(srcs)}
+	p := &Program{Sources: append([]Source(nil), srcs...), Hash: Hash(srcs), c: c}
 	for _, wf := range c.res.Program.Workflows {
 		p.Workflows = append(p.Workflows, wf.Decl.Name.Name)
 	}
@@ -144,10 +162,14 @@ func compile(srcs []Source) (*compiled, error) {
 	return c, nil
 }
 
-// Input is a run's input: the program, which of its workflows to run, and
-// how.
+// Input is a run's input: which program (by hash) and which of its
+// workflows to run, and how.
 type Input struct {
-	Program  Program
+	// Program is the hash of the program to run (Program.Hash), one the
+	// worker was started with.
+	Program string
+	// Workflow is the workflow to run: the run's workflow type, which
+	// names it ("" means the same).
 	Workflow string
 	// Speedup runs the program's time that many times faster than real
 	// time: every window, wait and retry interval is divided by it, and
@@ -199,26 +221,86 @@ type WorkflowRegistry interface {
 	RegisterWorkflowWithOptions(w interface{}, options workflow.RegisterOptions)
 }
 
-// Register registers the interpreter workflow under the name of each of
-// p's workflows, each call of acts under its dotted name, and the step
-// activity. The activities do not depend on the program: a worker that
-// serves several programs calls Register once and RegisterWorkflows for
-// the others (registering a name twice panics, as the SDK does).
-func Register(r Registry, p *Program, acts Activities) {
-	RegisterWorkflows(r, p)
+// Register registers on r the interpreter workflow under the name of
+// each workflow of programs, each call of acts under its dotted name, and
+// the step activity. The worker then runs those programs and no other: a
+// run whose input names another program fails at once with a
+// non-retryable ProgramType error and runs nothing. Several versions of a
+// program may share workflow names (a program changed while runs of it
+// are in flight): each run runs the version its input names. r's options
+// must hold Interceptor (NewWorker adds it). Register fails on a program
+// that does not check or whose Hash is not its sources'.
+func Register(r Registry, acts Activities, programs ...*Program) error {
+	if err := RegisterWorkflows(r, programs...); err != nil {
+		return err
+	}
 	for name, fn := range acts.Calls {
 		r.RegisterActivityWithOptions(func(ctx context.Context, args []string) error { return fn(ctx, args) },
 			activity.RegisterOptions{Name: name})
 	}
 	r.RegisterActivityWithOptions(acts.step, activity.RegisterOptions{Name: StepActivity})
+	return nil
 }
 
 // RegisterWorkflows registers only the interpreter workflow, under the
-// name of each of p's workflows (what a replayer needs).
-func RegisterWorkflows(r WorkflowRegistry, p *Program) {
-	for _, name := range p.Workflows {
-		r.RegisterWorkflowWithOptions(RunWorkflow, workflow.RegisterOptions{Name: name})
+// name of each workflow of programs, running those programs only (what a
+// replayer needs: NewReplayer).
+func RegisterWorkflows(r WorkflowRegistry, programs ...*Program) error {
+	versions := map[string]map[string]*compiled{} // workflow name → hash → program
+	var names []string
+	for _, p := range programs {
+		if p == nil {
+			continue
+		}
+		if got := Hash(p.Sources); got != p.Hash {
+			return fmt.Errorf("wfctemporal: the program's hash is %s, its sources' %s", p.Hash, got)
+		}
+		c := p.c
+		if c == nil {
+			var err error
+			if c, err = compile(p.Sources); err != nil {
+				return err
+			}
+		}
+		for _, wf := range c.res.Program.Workflows {
+			name := wf.Decl.Name.Name
+			if versions[name] == nil {
+				versions[name] = map[string]*compiled{}
+				names = append(names, name)
+			}
+			versions[name][p.Hash] = c
+		}
 	}
+	for _, name := range names {
+		r.RegisterWorkflowWithOptions(interpreterWorkflow(name, versions[name]), workflow.RegisterOptions{Name: name})
+	}
+	return nil
+}
+
+// NewWorker is worker.New with Interceptor added to opts and the programs
+// and activities registered (Register).
+func NewWorker(c client.Client, queue string, opts worker.Options, acts Activities, programs ...*Program) (worker.Worker, error) {
+	opts.Interceptors = append(append([]interceptor.WorkerInterceptor(nil), opts.Interceptors...), Interceptor())
+	w := worker.New(c, queue, opts)
+	if err := Register(w, acts, programs...); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// NewReplayer is a workflow replayer for runs of programs, with
+// Interceptor: it replays their histories as a worker runs them.
+func NewReplayer(programs ...*Program) (worker.WorkflowReplayer, error) {
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{
+		Interceptors: []interceptor.WorkerInterceptor{Interceptor()},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := RegisterWorkflows(r, programs...); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // MemoProgram is the memo field in which Start records the program's
@@ -234,7 +316,7 @@ func Start(ctx context.Context, c client.Client, opts client.StartWorkflowOption
 		memo[k] = v
 	}
 	opts.Memo = memo
-	return c.ExecuteWorkflow(ctx, opts, wf, Input{Program: *p, Workflow: wf, Speedup: speedup})
+	return c.ExecuteWorkflow(ctx, opts, wf, Input{Program: p.Hash, Workflow: wf, Speedup: speedup})
 }
 
 // StepInput is a step activity's input.
@@ -344,54 +426,86 @@ func scaleDown(d time.Duration, speedup int64) time.Duration {
 	return time.Duration((int64(d) + speedup - 1) / speedup)
 }
 
-// arrival is something sent to the run, stamped with its arrival: an
-// action, or SignalFinish.
-type arrival struct {
-	action interp.Action
-	finish bool
-}
-
 // driver is the engine a Machine runs on inside a workflow: its Clock
-// (workflow time, timers, and the signals queued as they arrive) and its
-// Executor (activities). The drive loop is the Machine's own
+// (workflow time, a timer, and the signals in the order the history has
+// them) and its Executor (activities). The drive loop is the Machine's own
 // (interp.Machine.Drive), the same as on the virtual clock.
 type driver struct {
 	ctx   workflow.Context
 	in    Input
+	wf    *check.Workflow
 	prog  *compiled
 	start time.Time // the run's time 0: workflow.Now in its first task
-	// queue holds what was sent and not yet handled, in arrival order.
-	queue []arrival
-	m     *interp.Machine
+	// log holds the signals not yet handled, in history order
+	// (Interceptor); stamped counts those already stamped.
+	log *signalLog
+	// pending holds, per signal name, values taken from its channel
+	// ahead of their entries (takeSignal).
+	pending map[string][]signalValue
+	m       *interp.Machine
 	// finish: SignalFinish came (Input.Linger).
 	finish bool
-	// timer is the one timer the run keeps, for the deadline due; cancel
-	// cancels it when the deadline changes.
-	timer  workflow.Future
-	due    interp.Ticks
-	cancel workflow.CancelFunc
+	// timer is the one timer the run keeps, for the deadline due, and
+	// timerID its number (the log's entries refer to it); cancel cancels
+	// it when the deadline changes.
+	timer   workflow.Future
+	timerID int
+	due     interp.Ticks
+	cancel  workflow.CancelFunc
 }
 
-// RunWorkflow is the interpreter workflow: it checks the input's program,
-// runs the named workflow as docs/language.md's "Running a workflow" says,
-// and returns the transcript. A run that ends in error fails the workflow
-// with an ApplicationError of type ErrorType and the run's Message.
-func RunWorkflow(ctx workflow.Context, in Input) (*interp.Transcript, error) {
-	if got := Hash(in.Program.Sources); got != in.Program.Hash {
-		return nil, temporal.NewNonRetryableApplicationError(
-			fmt.Sprintf("the program's hash is %s, the input says %s", got, in.Program.Hash), ProgramType, nil)
+// errNoInterceptor fails a workflow task on a worker without Interceptor.
+const errNoInterceptor = "wfctemporal: the worker has no wfctemporal.Interceptor() in its options' Interceptors, " +
+	"without which a run cannot tell the order of its signals and timers; start it with wfctemporal.NewWorker " +
+	"(a replayer: wfctemporal.NewReplayer; the SDK's test environment: SetWorkerOptions)"
+
+// interpreterWorkflow is the interpreter workflow registered under the
+// name wf, running the versions of the program (by hash) a worker was
+// started with.
+func interpreterWorkflow(wf string, versions map[string]*compiled) func(workflow.Context, Input) (*interp.Transcript, error) {
+	return func(ctx workflow.Context, in Input) (*interp.Transcript, error) {
+		log := attach(ctx)
+		if log == nil {
+			panic(errNoInterceptor)
+		}
+		prog := versions[in.Program]
+		if prog == nil {
+			if workflow.IsReplaying(ctx) {
+				// A run in flight whose program this worker lacks: fail the
+				// workflow task, which Temporal retries (on a worker that has
+				// it), rather than the run.
+				panic(fmt.Sprintf("wfctemporal: a run of program %s is in flight, and this worker was not started with it: "+
+					"start the workers with every version of the program that still has runs", in.Program))
+			}
+			return nil, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("this worker does not run program %q: it was started with %s", in.Program, hashes(versions)), ProgramType, nil)
+		}
+		if in.Workflow != "" && in.Workflow != wf {
+			return nil, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("the input names workflow %q, the run is of workflow %q", in.Workflow, wf), ProgramType, nil)
+		}
+		return runProgram(ctx, log, prog, prog.res.Program.WorkflowNamed(wf), in)
 	}
-	prog, err := compile(in.Program.Sources)
-	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ProgramType, nil)
+}
+
+func hashes(versions map[string]*compiled) string {
+	var hs []string
+	for h := range versions {
+		hs = append(hs, strconv.Quote(h))
 	}
-	wf := prog.res.Program.WorkflowNamed(in.Workflow)
-	if wf == nil {
-		return nil, temporal.NewNonRetryableApplicationError(
-			fmt.Sprintf("the program has no workflow %q", in.Workflow), ProgramType, nil)
-	}
-	d := &driver{ctx: ctx, in: in, prog: prog, start: workflow.Now(ctx)}
+	sort.Strings(hs)
+	return strings.Join(hs, ", ")
+}
+
+// runProgram runs workflow wf of prog as docs/language.md's "Running a workflow"
+// says and returns the transcript. A run that ends in error fails the
+// workflow with an ApplicationError of type ErrorType and the run's
+// Message; one stopped at a limit, of type StoppedType.
+func runProgram(ctx workflow.Context, log *signalLog, prog *compiled, wf *check.Workflow, in Input) (*interp.Transcript, error) {
+	d := &driver{ctx: ctx, in: in, wf: wf, prog: prog, start: workflow.Now(ctx), log: log, pending: map[string][]signalValue{}}
+	log.watch = func() (int, bool) { return d.timerID, d.timer != nil && d.timer.IsReady() }
 	d.m = interp.NewMachine(prog.res, wf, prog.scheds, d, d)
+	d.m.MaxEntries = MaxEntries
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (string, error) {
 		if s := d.m.State(); s != nil {
 			return s.Decl.Name.Name, nil
@@ -405,7 +519,17 @@ func RunWorkflow(ctx workflow.Context, in Input) (*interp.Transcript, error) {
 	}); err != nil {
 		return nil, err
 	}
-	d.listen(wf)
+	// Signals that come while the run's code waits for an activity are
+	// stamped in the workflow task that brings them, by a goroutine of
+	// their own; the drive loop stamps them too (whichever runs first).
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			if err := workflow.Await(ctx, func() bool { return d.unstamped() }); err != nil {
+				return
+			}
+			d.stamp()
+		}
+	})
 	if err := d.m.Drive(); err != nil {
 		return nil, err
 	}
@@ -425,67 +549,129 @@ func RunWorkflow(ctx workflow.Context, in Input) (*interp.Transcript, error) {
 	return tr, nil
 }
 
-// listen drains the run's signals into the queue in a goroutine of its
-// own, stamping each with its arrival: signals that arrive while a step's
-// activity runs or waits to retry are held and handled after it, in the
-// order they came, with their arrival as their due time. A signal's names
-// (its slot, its arguments' members) are looked up once, here, by the
-// model's lookups; the run then holds the model's objects.
-func (d *driver) listen(wf *check.Workflow) {
-	ctx := d.ctx
-	sel := workflow.NewSelector(ctx)
-	for _, ev := range wf.Events {
-		sel.AddReceive(workflow.GetSignalChannel(ctx, ev.Decl.Name.Name), func(c workflow.ReceiveChannel, _ bool) {
-			var args []string
-			c.Receive(ctx, &args)
-			d.arrive(interp.Action{Kind: interp.ActSend, Event: ev, Args: interp.EventArgs(ev, args)})
-		})
+// unstamped reports whether a signal in the log has no time yet.
+func (d *driver) unstamped() bool {
+	n := len(d.log.entries)
+	return n > 0 && !d.log.entries[n-1].stamped
+}
+
+// stamp gives every signal not yet stamped the time now: that of the
+// workflow task that brought it.
+func (d *driver) stamp() {
+	now := d.Now()
+	for i := len(d.log.entries) - 1; i >= 0 && !d.log.entries[i].stamped; i-- {
+		d.log.entries[i].at, d.log.entries[i].stamped = now, true
 	}
-	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalTake), func(c workflow.ReceiveChannel, _ bool) {
-		var slot string
-		c.Receive(ctx, &slot)
-		d.arrive(interp.Action{Kind: interp.ActTake, Slot: wf.SlotNamed(slot)})
-	})
-	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalStart), func(c workflow.ReceiveChannel, _ bool) {
-		c.Receive(ctx, nil)
-		d.arrive(interp.Action{Kind: interp.ActStart})
-	})
-	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalFinish), func(c workflow.ReceiveChannel, _ bool) {
-		c.Receive(ctx, nil)
-		d.queue = append(d.queue, arrival{action: interp.Action{At: d.Now()}, finish: true})
-	})
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
-			sel.Select(ctx)
-		}
-	})
 }
 
-// arrive queues action a, stamped with the time it arrived.
-func (d *driver) arrive(a interp.Action) {
-	a.At = d.Now()
-	d.queue = append(d.queue, arrival{action: a})
+// signalValue is a signal's argument as taken from its channel; ok is
+// false for one that did not decode.
+type signalValue struct {
+	args []string
+	slot string
+	ok   bool
 }
 
-// Next is what happens next in the run, on Temporal's clock (interp.Clock):
-// what was sent comes before a deadline of the same instant; a deadline
-// falls due when its timer fires, or when the engine's time is already
-// past it; the run is over once it has ended (after SignalFinish, with
-// Input.Linger), or, lingering, when SignalFinish came and no deadline is
+// takeSignal takes the value of the next signal named name from its
+// channel. The SDK's channel drops a value that does not decode and hands
+// on the next, so the values taken are counted against the channel's
+// length: each dropped one belongs to an entry of the log before the
+// value's, and is kept as a value that did not decode.
+func (d *driver) takeSignal(name string) signalValue {
+	if q := d.pending[name]; len(q) > 0 {
+		d.pending[name] = q[1:]
+		return q[0]
+	}
+	ch := workflow.GetSignalChannel(d.ctx, name)
+	before := ch.Len()
+	var v signalValue
+	switch name {
+	case SignalTake:
+		v.ok = ch.ReceiveAsync(&v.slot)
+	case SignalStart, SignalFinish:
+		v.ok = ch.ReceiveAsync(nil)
+	default:
+		v.ok = ch.ReceiveAsync(&v.args)
+	}
+	dropped := before - ch.Len() - 1
+	if !v.ok {
+		dropped = before - ch.Len()
+	}
+	if dropped <= 0 {
+		return v
+	}
+	q := make([]signalValue, 0, dropped)
+	for range dropped - 1 {
+		q = append(q, signalValue{})
+	}
+	if v.ok {
+		q = append(q, v)
+	}
+	d.pending[name] = append(d.pending[name], q...)
+	return signalValue{}
+}
+
+// action is what a signal asks of the run; ok is false for a signal that
+// is not the run's (its value is taken and dropped).
+func (d *driver) action(name string) (a interp.Action, finish, ok bool) {
+	v := d.takeSignal(name)
+	switch name {
+	case SignalFinish:
+		return a, true, true
+	case SignalStart:
+		return interp.Action{Kind: interp.ActStart}, false, true
+	case SignalTake:
+		// A slot's name is looked up once, here, by the model's lookup.
+		return interp.Action{Kind: interp.ActTake, Slot: d.wf.SlotNamed(v.slot)}, false, true
+	}
+	ev := d.wf.EventNamed(name)
+	if ev == nil {
+		return a, false, false
+	}
+	return interp.Action{Kind: interp.ActSend, Event: ev, Args: interp.EventArgs(ev, v.args)}, false, true
+}
+
+// Next is what happens next in the run, on Temporal's clock (interp.Clock).
+// Signals are taken in the order the history has them (Interceptor),
+// whatever batch a workflow task brings. The deadline falls due before a
+// signal when the run's timer for it fired before that signal in the
+// history; when the timer was set after the signal came (the deadline
+// changed since), when the signal's time is past the deadline. A signal
+// handled before a deadline it came before is stamped no later than the
+// deadline: while the worker was down it came in time, and its time is
+// that of the task that brought it only because the worker saw it then.
+// A deadline with no signal before it falls due when its timer fires, or
+// when the engine's time is already past it. Once the run has ended, what
+// was sent and not yet handled is handed over (the machine records it as
+// rejected: nothing is dropped silently); then the run is over, or,
+// lingering (Input.Linger), over once SignalFinish came and no deadline is
 // left. Until then it waits for a signal or the timer.
 func (d *driver) Next(due interp.Ticks, has, ended bool) (interp.Happening, interp.Action, error) {
 	for {
-		if ended && (!d.in.Linger || d.finish) {
-			return interp.Over, interp.Action{}, nil
-		}
-		if len(d.queue) > 0 && (!has || d.queue[0].action.At <= due) {
-			it := d.queue[0]
-			d.queue = d.queue[1:]
-			if it.finish {
+		d.stamp()
+		if len(d.log.entries) > 0 {
+			e := d.log.entries[0]
+			if has && !d.before(e, due) {
+				d.stopTimer()
+				return interp.Due, interp.Action{}, nil
+			}
+			d.log.entries = d.log.entries[1:]
+			a, finish, ok := d.action(e.name)
+			switch {
+			case finish:
 				d.finish = true
 				continue
+			case !ok:
+				continue
 			}
-			return interp.Arrived, it.action, nil
+			a.At = e.at
+			if has && a.At > due {
+				a.At = due
+			}
+			return interp.Arrived, a, nil
+		}
+		if ended && (!d.in.Linger || d.finish) {
+			return interp.Over, interp.Action{}, nil
 		}
 		// A deadline fires when the engine's time has reached it, compared
 		// exactly: Now rounds up to ticks, and what else is sent within
@@ -508,17 +694,26 @@ func (d *driver) Next(due interp.Ticks, has, ended bool) (interp.Happening, inte
 					"a deadline lies past what Temporal's timers hold (WF404)", StoppedType, nil)
 			}
 			tctx, cancel := workflow.WithCancel(d.ctx)
+			d.timerID++
 			d.timer, d.due, d.cancel = workflow.NewTimer(tctx, at-workflow.Now(d.ctx).Sub(d.start)), due, cancel
 		}
-		// Wait for something new: a signal or the timer. (Items already
-		// queued wait for the deadline before them.)
-		queued := len(d.queue)
+		// Wait for something new: a signal or the timer.
 		if err := workflow.Await(d.ctx, func() bool {
-			return len(d.queue) > queued || (d.timer != nil && d.timer.IsReady())
+			return len(d.log.entries) > 0 || (d.timer != nil && d.timer.IsReady())
 		}); err != nil {
 			return 0, interp.Action{}, err
 		}
 	}
+}
+
+// before reports whether signal e comes before the deadline at due: by
+// the history when the run's timer for due was set when e came, else by
+// time.
+func (d *driver) before(e signalEntry, due interp.Ticks) bool {
+	if d.timer != nil && d.due == due && e.timer == d.timerID {
+		return !e.fired
+	}
+	return e.at <= due
 }
 
 // reached reports whether the engine's time is at or past tick t.

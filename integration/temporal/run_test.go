@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
@@ -52,7 +53,7 @@ func newEnv() *testsuite.TestWorkflowEnvironment {
 	// The deadlock detector (TMPRL1101) fails a workflow task that holds
 	// its goroutine for a second of wall time, which a loaded CI machine
 	// can do to any task; these workflows never block, so give it room.
-	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: deadlockTimeout})
+	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: deadlockTimeout, Interceptors: []interceptor.WorkerInterceptor{Interceptor()}})
 	return env
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/interp"
@@ -61,28 +62,92 @@ func TestHash(t *testing.T) {
 }
 
 // TestProgramErrors: a program with errors is never run: NewProgram says
-// why, and a workflow given one (or a wrong hash, or no such workflow)
-// fails at once with a non-retryable wfc.Program error.
+// why, and Register refuses it, or a program whose hash is not its
+// sources'.
 func TestProgramErrors(t *testing.T) {
 	bad := []Source{{Name: "bad.wf", Text: "workflow W { Initial = Nowhere; }"}}
 	if _, err := NewProgram(bad); err == nil || !strings.Contains(err.Error(), "bad.wf") {
 		t.Fatalf("want the program's errors, got %v", err)
 	}
 	good, _ := loadProgram(t, "examples/jobflow")
+	for name, p := range map[string]*Program{
+		"errors": {Sources: bad, Hash: Hash(bad), Workflows: []string{"W"}},
+		"hash":   {Sources: good.Sources, Hash: "0", Workflows: good.Workflows},
+	} {
+		if err := Register(newEnv(), Activities{}, p); err == nil {
+			t.Errorf("%s: Register accepted the program", name)
+		}
+	}
+}
+
+// TestAllowlist: a worker runs only the programs it was started with. A
+// run whose input names another program (one that would make calls the
+// worker's activities then run), or the right program with another
+// workflow, fails at once with a non-retryable wfc.Program error, and
+// runs nothing: no activity, no transcript.
+func TestAllowlist(t *testing.T) {
+	allowed, _ := mustProgram(t, []Source{{Name: "a.wf", Text: `workflow W { Autostart = true; Initial = A; event Go();
+  state A { subscribe Go(); on Go { Workflow.Once("pay") { Pay.Charge(); } goto Done; } }
+  terminal Done { } }`}})
+	other, _ := mustProgram(t, []Source{{Name: "b.wf", Text: `workflow W { Autostart = true; Initial = A; event Go();
+  state A { subscribe Go(); on Go { Workflow.Once("pay") { Pay.Charge(); Pay.Refund(); } goto Done; } }
+  terminal Done { } }`}})
 	for name, in := range map[string]Input{
-		"errors":      {Program: Program{Sources: bad, Hash: Hash(bad)}, Workflow: "W"},
-		"hash":        {Program: Program{Sources: good.Sources, Hash: "0"}, Workflow: "JobFlow"},
-		"no workflow": {Program: *good, Workflow: "Nope"},
+		"another program":  {Program: other.Hash, Workflow: "W"},
+		"no program":       {Workflow: "W"},
+		"another workflow": {Program: allowed.Hash, Workflow: "V"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			env := newEnv()
-			env.RegisterWorkflowWithOptions(RunWorkflow, workflowOptions("Run"))
-			env.ExecuteWorkflow("Run", in)
+			calls := 0
+			count := func(context.Context, []string) error { calls++; return nil }
+			if err := Register(env, Activities{Calls: map[string]Call{"Pay.Charge": count, "Pay.Refund": count}}, allowed); err != nil {
+				t.Fatal(err)
+			}
+			env.RegisterDelayedCallback(func() { env.SignalWorkflow("Go", []string{}) }, time.Minute)
+			env.ExecuteWorkflow("W", in)
 			var appErr *temporal.ApplicationError
-			if err := env.GetWorkflowError(); !errors.As(err, &appErr) || appErr.Type() != ProgramType || !appErr.NonRetryable() {
-				t.Fatalf("want a non-retryable %s error, got %v", ProgramType, err)
+			err := env.GetWorkflowError()
+			if !errors.As(err, &appErr) || appErr.Type() != ProgramType || !appErr.NonRetryable() || appErr.HasDetails() {
+				t.Fatalf("want a non-retryable %s error with no transcript, got %v", ProgramType, err)
+			}
+			if calls != 0 {
+				t.Errorf("%d calls ran", calls)
+			}
+			want := "this worker does not run program"
+			if name == "another workflow" {
+				want = `the input names workflow "V"`
+			}
+			if !strings.Contains(appErr.Message(), want) {
+				t.Errorf("the error says %q, want %q", appErr.Message(), want)
 			}
 		})
+	}
+	// The program it was started with runs.
+	env := newEnv()
+	calls := 0
+	if err := Register(env, Activities{Calls: map[string]Call{"Pay.Charge": func(context.Context, []string) error { calls++; return nil }}}, allowed, other); err != nil {
+		t.Fatal(err)
+	}
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow("Go", []string{}) }, time.Minute)
+	env.ExecuteWorkflow("W", Input{Program: allowed.Hash})
+	if err := env.GetWorkflowError(); err != nil || calls != 1 {
+		t.Fatalf("the allowed program: %v, %d calls", err, calls)
+	}
+}
+
+// TestNoInterceptor: a worker without Interceptor fails the workflow
+// task, saying what to add, and runs nothing.
+func TestNoInterceptor(t *testing.T) {
+	p, _ := loadProgram(t, "examples/jobflow")
+	env := newEnv()
+	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: deadlockTimeout})
+	if err := Register(env, Activities{}, p); err != nil {
+		t.Fatal(err)
+	}
+	env.ExecuteWorkflow("JobFlow", Input{Program: p.Hash})
+	if err := env.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), "wfctemporal.Interceptor()") {
+		t.Fatalf("want the workflow task failed for want of the interceptor, got %v", err)
 	}
 }
 
@@ -96,16 +161,19 @@ func TestAttemptTimeout(t *testing.T) {
   terminal Done { } }`
 	p, _ := mustProgram(t, []Source{{Name: "slow.wf", Text: src}})
 	env := newEnv()
-	Register(env, p, Activities{Clock: env.Now, Calls: map[string]Call{"Pay.Charge": func(ctx context.Context, _ []string) error {
+	err := Register(env, Activities{Clock: env.Now, Calls: map[string]Call{"Pay.Charge": func(ctx context.Context, _ []string) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(2 * time.Second):
 			return nil
 		}
-	}}})
+	}}}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	env.RegisterDelayedCallback(func() { env.SignalWorkflow("Go", []string{}) }, time.Minute)
-	env.ExecuteWorkflow("W", Input{Program: *p, Workflow: "W", AttemptTimeout: 100 * time.Millisecond})
+	env.ExecuteWorkflow("W", Input{Program: p.Hash, Workflow: "W", AttemptTimeout: 100 * time.Millisecond})
 	var appErr *temporal.ApplicationError
 	if err := env.GetWorkflowError(); !errors.As(err, &appErr) || appErr.Type() != ErrorType ||
 		!strings.Contains(appErr.Message(), `step "slow" gave up after 2 attempts (Exhausted)`) {

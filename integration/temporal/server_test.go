@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,11 +22,13 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/interp"
 )
 
@@ -71,63 +74,112 @@ func freePort(t *testing.T) int {
 // the server is stopped when the test ends.
 func devServer(t *testing.T) client.Client {
 	t.Helper()
+	return startServer(t, "").client
+}
+
+// server is a dev server the test started, which it can stop and start
+// again on the same ports and database file.
+type server struct {
+	t        *testing.T
+	args     []string
+	dir      string
+	hostPort string
+	client   client.Client
+	cmd      *exec.Cmd
+	done     chan struct{}
+	out      *strings.Builder
+}
+
+// startServer starts a dev server; with db, it keeps its runs in that
+// file (--db-filename), else in memory.
+func startServer(t *testing.T, db string) *server {
+	t.Helper()
 	cli := temporalCLI(t)
 	port := freePort(t)
-	cmd := exec.Command(cli, "server", "start-dev", "--headless", "--ip", "127.0.0.1",
+	s := &server{t: t, dir: t.TempDir(), hostPort: fmt.Sprintf("127.0.0.1:%d", port)}
+	s.args = []string{"server", "start-dev", "--headless", "--ip", "127.0.0.1",
 		"--port", strconv.Itoa(port), "--http-port", strconv.Itoa(freePort(t)),
-		"--metrics-port", strconv.Itoa(freePort(t)), "--log-level", "error")
-	cmd.Dir = t.TempDir()
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		"--metrics-port", strconv.Itoa(freePort(t)), "--log-level", "error"}
+	if db != "" {
+		s.args = append(s.args, "--db-filename", db)
+	}
+	s.args = append([]string{cli}, s.args...)
+	s.start()
+	t.Cleanup(s.stop)
+	c, err := client.Dial(client.Options{HostPort: s.hostPort, Namespace: "default", Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	s.client = c
+	return s
+}
+
+// start starts the server's process and waits until it serves.
+func (s *server) start() {
+	t := s.t
+	t.Helper()
+	s.cmd = exec.Command(s.args[0], s.args[1:]...)
+	s.cmd.Dir = s.dir
+	s.out = &strings.Builder{}
+	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-	})
+	s.done = done
+	go func() { _ = s.cmd.Wait(); close(done) }()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		c, err := client.Dial(client.Options{HostPort: fmt.Sprintf("127.0.0.1:%d", port), Namespace: "default", Logger: quiet})
+		c, err := client.Dial(client.Options{HostPort: s.hostPort, Namespace: "default", Logger: quiet})
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
 			cancel()
+			c.Close()
 			if err == nil {
 				t.Logf("dev server up in %v", time.Since(began).Round(time.Millisecond))
-				t.Cleanup(c.Close)
-				return c
+				return
 			}
-			c.Close()
 		}
 		select {
 		case <-done:
-			t.Fatalf("the dev server exited: %s", out.String())
+			t.Fatalf("the dev server exited: %s", s.out.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the dev server did not serve within a minute: %v\n%s", err, out.String())
+			t.Fatalf("the dev server did not serve within a minute: %v\n%s", err, s.out.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 }
 
-// startWorker runs a worker for p on a task queue of its own.
-func startWorker(t *testing.T, c client.Client, p *Program, acts Activities) string {
+// stop stops the server (SIGTERM, then SIGKILL after 10 s).
+func (s *server) stop() {
+	if s.cmd == nil {
+		return
+	}
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		<-s.done
+	}
+	s.cmd = nil
+}
+
+// startWorker runs a worker for programs on a task queue of its own.
+func startWorker(t *testing.T, c client.Client, acts Activities, programs ...*Program) string {
 	t.Helper()
 	queue := fmt.Sprintf("wfc-%s-%d", t.Name(), time.Now().UnixNano())
 	queue = strings.NewReplacer("/", "-", " ", "-").Replace(queue)
-	w := worker.New(c, queue, worker.Options{})
-	Register(w, p, acts)
+	w, err := NewWorker(c, queue, worker.Options{}, acts, programs...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +272,7 @@ func TestServer(t *testing.T) {
 	began := time.Now()
 	c := devServer(t)
 	p, cc := loadProgram(t, "examples/jobflow")
-	queue := startWorker(t, c, p, Activities{Calls: map[string]Call{}})
+	queue := startWorker(t, c, Activities{Calls: map[string]Call{}}, p)
 	ctx := context.Background()
 
 	t.Run("answered during a wait", func(t *testing.T) {
@@ -327,8 +379,10 @@ func TestServer(t *testing.T) {
 // replay replays a history against the interpreter workflow.
 func replay(t *testing.T, p *Program, h *historypb.History) {
 	t.Helper()
-	r := worker.NewWorkflowReplayer()
-	RegisterWorkflows(r, p)
+	r, err := NewReplayer(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := r.ReplayWorkflowHistory(quiet, h); err != nil {
 		t.Fatalf("the history does not replay: %v", err)
 	}
@@ -338,87 +392,127 @@ func replay(t *testing.T, p *Program, h *historypb.History) {
 // dev server, recorded as histories and replayed.
 const serverRuns = 24
 
-// generatedOnServer runs generated scenarios on the dev server at Speedup
-// 3600 (an hour of the program is a second), all at once, and replays each
-// history. With -update-histories it writes them to testdata/histories,
-// which TestReplay replays without a server.
-func generatedOnServer(t *testing.T, c client.Client) {
-	ctx := context.Background()
-	const speedup = 3600
-	type result struct {
-		name string
-		h    *historypb.History
-		p    *Program
-	}
-	results := make([]result, serverRuns)
-	var wg sync.WaitGroup
-	for i := range serverRuns {
-		src := genProgram(uint64(i))
-		srcs := []Source{{Name: fmt.Sprintf("gen%d.wf", i), Text: src}}
+// serverCase is a generated program and scenario fit for a server at a
+// speedup (serverSafe), with the reference's transcript.
+type serverCase struct {
+	index int // the program's seed, genProgram(index)
+	p     *Program
+	c     *compiled
+	wf    *check.Workflow
+	sc    interp.Scenario
+	want  *interp.Transcript
+}
+
+// serverCases are serverRuns generated cases (one scenario of each
+// program, seeded as TestGenerated's first) that a dev server at speedup
+// runs as the reference does: of the first 400 programs' that are, half
+// with a step that retries (the first such), the rest the first others.
+func serverCases(t *testing.T, speedup int64) []serverCase {
+	var retried, other []serverCase
+	for i := 0; i < 400 && len(retried)+len(other) < 4*serverRuns; i++ {
+		srcs := []Source{{Name: fmt.Sprintf("gen%d.wf", i), Text: genProgram(uint64(i))}}
 		p, cc := mustProgram(t, srcs)
 		wf := cc.res.Program.WorkflowNamed("G")
 		sc := genScenario(rand.New(rand.NewPCG(uint64(i), 0x5cea)), wf)
+		want, err := interp.RunWith(cc.res, wf, sc, interp.Options{Schedules: cc.scheds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := serverSafe(want, sc, speedup); !ok {
+			continue
+		}
+		k := serverCase{index: i, p: p, c: cc, wf: wf, sc: sc, want: want}
+		if slices.ContainsFunc(want.Entries, func(e interp.Entry) bool { return e.Kind == interp.KAttempt && e.N > 1 }) {
+			retried = append(retried, k)
+		} else {
+			other = append(other, k)
+		}
+	}
+	out := retried[:min(len(retried), serverRuns/2)]
+	out = append(out, other[:min(len(other), serverRuns-len(out))]...)
+	if len(out) < serverRuns {
+		t.Fatalf("only %d of the first 400 generated cases keep clear of deadlines at Speedup %d", len(out), speedup)
+	}
+	return out
+}
+
+// generatedOnServer runs generated scenarios on the dev server, all at
+// once, each on a worker of its own, and requires each run to decide as
+// the reference does (its transcript's entries, times aside: the
+// server's are a real clock's) and its history to replay. The cases are
+// those whose actions keep clear of the deadlines (serverSafe), so that no
+// decision depends on the server's timing; when one still differs it is
+// run again at half the speed, where the margins are twice as long in real
+// time, and the test fails only if it differs there too (adapt). With
+// -update-histories it writes the histories to testdata/histories, which
+// TestReplay replays without a server.
+func generatedOnServer(t *testing.T, c client.Client) {
+	adaptFrom(t, 300, func(speedup int64) bool { return generatedAt(t, c, speedup) })
+}
+
+func generatedAt(t *testing.T, c client.Client, speedup int64) bool {
+	ctx := context.Background()
+	cases := serverCases(t, speedup)
+	type result struct {
+		name string
+		h    *historypb.History
+		diff string
+	}
+	results := make([]result, len(cases))
+	stamp := time.Now().UnixNano()
+	var wg sync.WaitGroup
+	for i, sc := range cases {
 		fails := map[string]*interp.Script{}
-		for s, f := range sc.Steps {
+		for s, f := range sc.sc.Steps {
 			fails[s.Key] = f
 		}
 		calls := map[string]Call{}
-		for _, n := range callNames(wf) {
+		for _, n := range callNames(sc.wf) {
 			calls[n] = func(context.Context, []string) error { return nil }
 		}
-		queue := startWorker(t, c, p, Activities{Calls: calls, Attempt: func(_ context.Context, step string, a int32) error {
+		queue := startWorker(t, c, Activities{Calls: calls, Attempt: func(_ context.Context, step string, a int32) error {
 			if f, _ := fails[step].Attempt(int64(a)); f != nil {
 				return errAttempt
 			}
 			return nil
-		}})
-		id := fmt.Sprintf("gen-%d", i)
+		}}, sc.p)
+		id := fmt.Sprintf("gen-%d-%d", sc.index, stamp)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, "G",
-				Input{Program: *p, Workflow: "G", Speedup: speedup, Linger: true})
-			if err != nil {
+			if _, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, "G",
+				Input{Program: sc.p.Hash, Workflow: "G", Speedup: speedup, Linger: true}); err != nil {
 				t.Error(err)
 				return
 			}
-			t0 := time.Now()
-			for _, a := range sc.Actions {
-				time.Sleep(time.Until(t0.Add(time.Duration(a.At) * 100 / speedup)))
-				var err error
-				switch a.Kind {
-				case interp.ActStart:
-					err = c.SignalWorkflow(ctx, id, "", SignalStart, nil)
-				case interp.ActTake:
-					err = c.SignalWorkflow(ctx, id, "", SignalTake, a.Slot.Name)
-				case interp.ActSend:
-					err = c.SignalWorkflow(ctx, id, "", a.Event.Decl.Name.Name, texts(a.Args))
-				}
-				if err != nil {
-					t.Error(err)
-				}
+			if err := sendActions(ctx, c, id, sc.sc.Actions, time.Now(), speedup); err != nil {
+				t.Error(err)
 			}
 			if err := c.SignalWorkflow(ctx, id, "", SignalFinish, nil); err != nil {
 				t.Error(err)
 			}
-			err = run.Get(ctx, nil)
-			var appErr *temporal.ApplicationError
-			if err != nil && !(errors.As(err, &appErr) && appErr.Type() == ErrorType) {
+			got, err := runResult(ctx, c, id)
+			if err != nil {
 				t.Errorf("%s: %v", id, err)
+				return
 			}
 			h, err := fetchHistory(c, id)
 			if err != nil {
 				t.Errorf("%s: %v", id, err)
 				return
 			}
-			results[i] = result{name: id, h: h, p: p}
+			results[i] = result{name: fmt.Sprintf("gen-%d", sc.index), h: h, diff: sameShape(sc.want, got)}
 		}()
 	}
 	wg.Wait()
-	events, steps := 0, 0
-	for _, r := range results {
+	events, steps, differ := 0, 0, 0
+	for i, r := range results {
 		if r.h == nil {
 			continue
+		}
+		if r.diff != "" {
+			differ++
+			t.Logf("%s at Speedup %d: %s", r.name, speedup, r.diff)
 		}
 		events += len(r.h.Events)
 		for _, e := range r.h.Events {
@@ -431,23 +525,49 @@ func generatedOnServer(t *testing.T, c client.Client) {
 				}
 			}
 		}
-		replay(t, r.p, r.h)
-		if *updateHistories {
-			b, err := protojson.MarshalOptions{Indent: " "}.Marshal(r.h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll("testdata/histories", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join("testdata/histories", r.name+".json"), b, 0o644); err != nil {
+		replay(t, cases[i].p, r.h)
+	}
+	if differ > 0 {
+		if speedup <= 10 {
+			t.Errorf("%d of %d generated runs decide otherwise than the reference on the dev server", differ, len(cases))
+			return true
+		}
+		return false
+	}
+	if *updateHistories {
+		old, _ := filepath.Glob("testdata/histories/gen-*.json")
+		for _, f := range old {
+			if err := os.Remove(f); err != nil {
 				t.Fatal(err)
 			}
 		}
+		for _, r := range results {
+			recordHistory(t, r.name, r.h)
+		}
 	}
-	t.Logf("%d generated runs on the dev server, %d history events (%d steps), replayed clean", serverRuns, events, steps)
+	t.Logf("%d generated runs on the dev server at Speedup %d decide as the reference; %d history events (%d steps), replayed clean",
+		len(cases), speedup, events, steps)
 	if steps == 0 {
 		t.Error("no step ran on the dev server")
+	}
+	return true
+}
+
+// recordHistory writes h to testdata/histories/NAME.json, with
+// -update-histories.
+func recordHistory(t *testing.T, name string, h *historypb.History) {
+	if !*updateHistories {
+		return
+	}
+	b, err := protojson.MarshalOptions{Indent: " "}.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll("testdata/histories", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("testdata/histories", name+".json"), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -455,14 +575,35 @@ func generatedOnServer(t *testing.T, c client.Client) {
 // (go test -run TestServer -update-histories) against the interpreter
 // workflow: the workflow code must stay deterministic for them.
 func TestReplay(t *testing.T) {
-	files, _ := filepath.Glob("testdata/histories/*.json")
-	if len(files) < serverRuns {
-		t.Fatalf("%d recorded histories in testdata/histories, want %d", len(files), serverRuns)
+	gens, _ := filepath.Glob("testdata/histories/gen-*.json")
+	if len(gens) < serverRuns {
+		t.Fatalf("%d recorded histories in testdata/histories, want %d", len(gens), serverRuns)
 	}
-	r := worker.NewWorkflowReplayer()
-	// Every generated program's workflow is G, and the program travels in
-	// the input: registering the name is all a replayer needs.
-	RegisterWorkflows(r, &Program{Workflows: []string{"G"}})
+	files := gens
+	// The fault tests' runs: signals while the worker was down (taken in
+	// history order), a worker killed in a retry's wait, one killed twice.
+	for _, name := range []string{"down", "midretry", "killed"} {
+		files = append(files, filepath.Join("testdata/histories", name+".json"))
+	}
+	// Each run's input names its program by hash: the replayer is started
+	// with them all, as a worker would be.
+	var progs []*Program
+	for name, src := range map[string]string{"order.wf": shipSource, "retry.wf": retrySource, "fault.wf": faultSource} {
+		p, _ := mustProgram(t, []Source{{Name: name, Text: src}})
+		progs = append(progs, p)
+	}
+	for _, f := range gens {
+		var i int
+		if _, err := fmt.Sscanf(filepath.Base(f), "gen-%d.json", &i); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := mustProgram(t, []Source{{Name: fmt.Sprintf("gen%d.wf", i), Text: genProgram(uint64(i))}})
+		progs = append(progs, p)
+	}
+	r, err := NewReplayer(progs...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range files {
 		if err := r.ReplayWorkflowHistoryFromJSONFile(quiet, f); err != nil {
 			t.Errorf("%s does not replay: %v", f, err)
@@ -470,7 +611,10 @@ func TestReplay(t *testing.T) {
 	}
 	// The replayer is not vacuous: a workflow that does something else
 	// under the same name fails to replay the first history.
-	other := worker.NewWorkflowReplayer()
+	other, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{Interceptors: []interceptor.WorkerInterceptor{Interceptor()}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	other.RegisterWorkflowWithOptions(func(ctx workflow.Context, in Input) (*interp.Transcript, error) {
 		return nil, workflow.Sleep(ctx, time.Hour)
 	}, workflow.RegisterOptions{Name: "G"})
