@@ -2,6 +2,7 @@ package wftest
 
 import (
 	"fmt"
+	"github.com/wfc-lang/wfc/diag"
 	"slices"
 	"strings"
 
@@ -306,7 +307,8 @@ func (j *judge) verdict(t *check.Test, e *expectation) (Failure, bool) {
 }
 
 // context gives failure f its entry and the entries around it: those of
-// the expectation's window, or the run's last ones.
+// the expectation's window, or the run's last ones, each line escaped
+// (diag.Escape) as Around escapes them.
 func (j *judge) context(f *Failure, e *expectation) {
 	w := e.w
 	if w.k < 0 {
@@ -329,7 +331,7 @@ func (j *judge) context(f *Failure, e *expectation) {
 		if w.first+i == w.k {
 			mark = "> "
 		}
-		b.WriteString("    " + mark + en.String() + "\n")
+		b.WriteString("    " + mark + diag.Escape(en.String()) + "\n") // names and arguments came from the program
 	}
 	if rest := j.n - (w.first + len(w.lines)); rest > 0 {
 		fmt.Fprintf(&b, "      … %d later entries\n", rest)
