@@ -47,9 +47,10 @@ const (
 	lineH     = 16
 )
 
-// style is the stylesheet of a standalone picture: light by default, dark
-// when the reader prefers it. The playground's play.css has the same rules.
-const style = `
+// styleLight and styleDark are the pictures' colours in light and dark
+// schemes; a standalone picture holds both, dark when the reader prefers it.
+// The playground's pictures.css is made from them (PageStyle).
+const styleLight = `
 .wfc-pic{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;font-size:12px}
 .wfc-pic .bg{fill:#ffffff}
 .wfc-pic text{fill:#1f2328}
@@ -88,8 +89,16 @@ const style = `
 .wfc-pic .edge{fill:none;stroke:#57606a;stroke-width:1.2}
 .wfc-pic .edge.outcome{stroke-dasharray:5 3}
 .wfc-pic .arrow{fill:#57606a}
-@media (prefers-color-scheme:dark){
-.wfc-pic .bg{fill:#0d1117}
+.wfc-pic path.cross{fill:none;stroke:#cf222e}
+.wfc-pic .tick-mark{stroke:#57606a;stroke-width:1.5}
+.wfc-pic .tick-mark.track{stroke:#8250df}
+.wfc-pic .tick-mark.pass{stroke:#bf8700}
+.wfc-pic .tick-mark.other{stroke:#bf3989}
+.wfc-pic .end.waiting{stroke-dasharray:3 2}
+.wfc-pic .edge-label{fill:#57606a;font-size:10px}
+`
+
+const styleDark = `.wfc-pic .bg{fill:#0d1117}
 .wfc-pic text{fill:#e6edf3}
 .wfc-pic .sub,.wfc-pic .tick{fill:#8d96a0}
 .wfc-pic .axis,.wfc-pic .grid{stroke:#30363d}
@@ -113,12 +122,19 @@ const style = `
 .wfc-pic .edge{stroke:#8d96a0}
 .wfc-pic .arrow{fill:#8d96a0}
 .wfc-pic .end{stroke:#e6edf3}
-}
 `
 
-// Style is the stylesheet of the pictures' classes, for a page that shows
-// them inline (the playground serves it as a file).
-func Style() string { return style }
+const style = styleLight + "@media (prefers-color-scheme:dark){\n" + styleDark + "}\n"
+
+// PageStyle is the stylesheet of the pictures' classes for a page that
+// shows them inline and lets its reader choose a scheme: light by default,
+// dark when the root element says data-theme="dark", or when the reader's
+// system prefers dark and the page was not set to light.
+func PageStyle() string {
+	auto := strings.ReplaceAll(styleDark, ".wfc-pic", ":root:not([data-theme=light]) .wfc-pic")
+	forced := strings.ReplaceAll(styleDark, ".wfc-pic", ":root[data-theme=dark] .wfc-pic")
+	return styleLight + "@media (prefers-color-scheme:dark){\n" + auto + "}\n" + forced
+}
 
 // canvas collects one picture's elements.
 type canvas struct {
