@@ -40,7 +40,15 @@ export async function decode(hash) {
     const doc = JSON.parse(new TextDecoder().decode(raw));
     if (!doc || !Array.isArray(doc.files)) return null;
     const files = doc.files.filter((f) => f && typeof f.name === "string" && typeof f.text === "string").slice(0, 32);
-    return files.length ? files.map((f) => ({ name: f.name, text: f.text })) : null;
+    // A name the handler would refuse (it takes letters, digits, _, - and
+    // ., ending in .wf) is replaced, so a link cannot make every request fail.
+    const seen = new Set();
+    return files.length ? files.map((f, i) => {
+      let name = f.name;
+      if (!/^[A-Za-z0-9_.-]{1,96}\.wf$/.test(name) || seen.has(name)) name = `file${i + 1}${/_test\.wf$/.test(f.name) ? "_test" : ""}.wf`;
+      seen.add(name);
+      return { name, text: f.text };
+    }) : null;
   } catch (e) {
     return null;
   }
