@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/check/timespan"
 )
 
@@ -133,12 +135,13 @@ func Run(w io.Writer, transcriptJSON []byte, opt RunOptions) error {
 		}
 	}
 	// The time axis: to the last entry, and to the end of every window
-	// and wait that began.
+	// drawn (a window met or left early ends there).
 	var span int64
-	for _, e := range es {
+	for i, e := range es {
 		span = max(span, e.At)
 		if e.Kind == "open" {
-			span = max(span, e.Until)
+			until, _ := windowEnd(es[i+1:], e)
+			span = max(span, until)
 		}
 	}
 	labelW := 0.0
@@ -208,11 +211,12 @@ func Run(w io.Writer, transcriptJSON []byte, opt RunOptions) error {
 		switch e.Kind {
 		case "open":
 			cls := "window"
-			if windowMet(es[i+1:], e) {
+			until, met := windowEnd(es[i+1:], e)
+			if met {
 				cls += " met"
 			}
 			fmt.Fprintf(&b, "<rect class=\"%s\" x=\"%s\" y=\"%s\" width=\"%s\" height=\"6\" data-entry=\"%d\" data-at=\"%d\" data-until=\"%d\"><title>%s</title></rect>\n",
-				cls, num(sc.x(e.At)), num(y+laneH-11), num(max(sc.x(e.Until)-sc.x(e.At), 2)), i, e.At, e.Until, text(describe(e)))
+				cls, num(sc.x(e.At)), num(y+laneH-11), num(max(sc.x(until)-sc.x(e.At), 2)), i, e.At, e.Until, text(describe(e)))
 		case "wait":
 			x1, x2 := sc.x(e.At), sc.x(add(e.At, e.Wait))
 			fmt.Fprintf(&b, "<line class=\"wait\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" data-entry=\"%d\" data-at=\"%d\"><title>%s</title></line>\n",
@@ -280,18 +284,21 @@ func Run(w io.Writer, transcriptJSON []byte, opt RunOptions) error {
 	return err
 }
 
-// windowMet reports whether the window opened by e is met before another
-// window of its milestone opens or the run leaves the state.
-func windowMet(rest []entry, e entry) bool {
+// windowEnd says where the window opened by e is drawn to: its end, or
+// sooner when it is met (met reports it) or the run leaves the state.
+func windowEnd(rest []entry, e entry) (until int64, met bool) {
 	for _, f := range rest {
+		if f.At > e.Until {
+			break
+		}
 		switch {
 		case f.Kind == "met" && f.Name == e.Name && f.Milestone == e.Milestone:
-			return true
-		case f.Kind == "enter", f.Kind == "open" && f.Name == e.Name && f.Milestone == e.Milestone:
-			return false
+			return f.At, true
+		case f.Kind == "enter", f.Kind == "end", f.Kind == "stopped":
+			return f.At, false
 		}
 	}
-	return false
+	return e.Until, false
 }
 
 func endClass(e entry, class string) string {
@@ -389,4 +396,20 @@ func describe(e entry) string {
 		s += " (due at " + timespan.Format(e.Due) + ")"
 	}
 	return s
+}
+
+// StatesOf lists a workflow's states as a run timeline's lanes, in source
+// order (nil for nil).
+func StatesOf(wf *check.Workflow) []State {
+	if wf == nil {
+		return nil
+	}
+	var out []State
+	for _, s := range wf.States {
+		if s.Decl.Name == nil {
+			continue
+		}
+		out = append(out, State{Name: s.Decl.Name.Name, Terminal: s.Kind != ast.Normal, Error: s.Kind == ast.TerminalError})
+	}
+	return out
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/wfc-lang/wfc"
-	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
@@ -280,25 +279,10 @@ func runTests(ctx context.Context, req Request) *Response {
 	return resp
 }
 
-// lanes are a workflow's states as a run timeline's lanes, in source order.
-func lanes(wf *check.Workflow) []picture.State {
-	if wf == nil {
-		return nil
-	}
-	var out []picture.State
-	for _, s := range wf.States {
-		if s.Decl.Name == nil {
-			continue
-		}
-		out = append(out, picture.State{Name: s.Decl.Name.Name, Terminal: s.Kind != ast.Normal, Error: s.Kind == ast.TerminalError})
-	}
-	return out
-}
-
 // runPicture draws a transcript (its JSON form) as a run timeline.
 func runPicture(js []byte, wf *check.Workflow) string {
 	var b strings.Builder
-	if err := picture.Run(&b, js, picture.RunOptions{States: lanes(wf)}); err != nil {
+	if err := picture.Run(&b, js, picture.RunOptions{States: picture.StatesOf(wf)}); err != nil {
 		return ""
 	}
 	return b.String()

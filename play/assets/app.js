@@ -749,6 +749,7 @@ async function main() {
   if (backend.kind === "wasm") {
     status("Loading wfc (WebAssembly)…");
     try { await backend.ready(); } catch (e) { status("wfc could not start: " + e.message, true); return; }
+    timings.wasm = backend.timing();
     if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
   }
   timings.backendReady = performance.now() - timings.start;

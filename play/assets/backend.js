@@ -37,15 +37,24 @@ class ServerBackend {
 }
 
 class Lane {
-  constructor() { this.worker = null; this.next = 1; this.pending = new Map(); this.loaded = null; }
+  // shared holds what the lanes share: the compiled module, once one
+  // worker has compiled it, and the timings of loading.
+  constructor(shared) { this.shared = shared; this.worker = null; this.next = 1; this.pending = new Map(); this.loaded = null; }
   start() {
     if (this.worker) return;
     const w = new Worker("worker.js");
     this.worker = w;
     this.loaded = new Promise((resolve, reject) => { this.onLoaded = resolve; this.onFailed = reject; });
+    this.loaded.catch(() => {});
+    w.postMessage({ init: true, module: this.shared.module || null });
     w.onmessage = (e) => {
       const m = e.data;
-      if (m.loaded) { this.onLoaded(); return; }
+      if (m.loaded) {
+        if (m.module && !this.shared.module) this.shared.module = m.module;
+        if (m.timing && m.timing.compile !== undefined) this.shared.timing = m.timing;
+        this.onLoaded();
+        return;
+      }
       if (m.failed) { this.onFailed(new Error(m.failed)); return; }
       const p = this.pending.get(m.id);
       if (!p) return;
@@ -82,10 +91,15 @@ class Lane {
 class WasmBackend {
   constructor() {
     this.kind = "wasm";
-    this.lanes = { quick: new Lane(), run: new Lane() };
+    this.shared = { module: null, timing: null };
+    this.lanes = { quick: new Lane(this.shared), run: new Lane(this.shared) };
     this.lanes.quick.start();
+    // Once the first worker is up, the second starts from its compiled
+    // module in the background, so the first test run does not wait.
+    this.lanes.quick.loaded.then(() => setTimeout(() => this.lanes.run.start(), 500), () => {});
   }
   ready() { return this.lanes.quick.loaded; }
+  timing() { return this.shared.timing; }
   call(req, { signal, lane } = {}) {
     return this.lanes[lane === "run" ? "run" : "quick"].call(req, signal);
   }

@@ -4,18 +4,44 @@
 "use strict";
 importScripts("wasm_exec.js");
 
-const loading = (async () => {
-  const go = new Go();
+// The first worker fetches and compiles the module and hands the compiled
+// module back to the page, which gives it to the next worker: only one
+// download and one compilation per page.
+const timing = {};
+let init;
+const initGiven = new Promise((resolve) => { init = resolve; });
+
+async function compile() {
+  const t0 = performance.now();
   const resp = await fetch("wfc.wasm.gz");
   if (!resp.ok) throw new Error("wfc.wasm.gz: " + resp.status);
   const bytes = await new Response(resp.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-  const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
+  timing.fetch = performance.now() - t0;
+  const mod = await WebAssembly.compile(bytes);
+  timing.compile = performance.now() - t0 - timing.fetch;
+  return mod;
+}
+
+const loading = (async () => {
+  const given = await initGiven; // the page's first message: {init: true, module?}
+  const mod = given.module || await compile();
+  const go = new Go();
+  const t1 = performance.now();
+  const instance = await WebAssembly.instantiate(mod, go.importObject);
   go.run(instance); // sets globalThis.wfcHandle, then waits for calls
+  timing.start = performance.now() - t1;
   if (typeof self.wfcHandle !== "function") throw new Error("wfc.wasm did not start");
+  // The parser builds its tables on first use (about a second in
+  // WebAssembly): a small program warms it while the page loads.
+  const t2 = performance.now();
+  self.wfcHandle(JSON.stringify({ op: "check", files: [{ name: "warm.wf", text: "workflow W { Initial = A; state A { } }" }] }));
+  timing.warm = performance.now() - t2;
+  return mod;
 })();
-loading.then(() => self.postMessage({ loaded: true }), (e) => self.postMessage({ failed: String(e && e.message || e) }));
+loading.then((mod) => self.postMessage({ loaded: true, module: mod, timing }), (e) => self.postMessage({ failed: String(e && e.message || e) }));
 
 self.onmessage = async (e) => {
+  if (e.data.init) { init(e.data); return; }
   const { id, req } = e.data;
   try {
     await loading;

@@ -20,6 +20,5 @@ func main() {
 		}
 		return string(play.Handle(context.Background(), []byte(args[0].String())))
 	}))
-	js.Global().Call("postMessage", map[string]any{"ready": true})
 	select {} // the worker calls wfcHandle for as long as it lives
 }
