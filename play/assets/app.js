@@ -9,6 +9,7 @@ import { openBackend } from "./backend.js";
 import { Editor } from "./editor.js";
 import { encode, decode } from "./share.js";
 import { examples } from "./examples.js";
+import { Completer, declared } from "./complete.js";
 
 const $ = (id) => document.getElementById(id);
 const timings = (window.wfcTimings = { start: performance.now(), checks: [] });
@@ -26,6 +27,7 @@ const state = {
   checkSeq: 0,
 };
 let backend;
+const completer = new Completer(() => declared(state.files.map((f) => f.text)));
 
 const isTest = (name) => name.endsWith("_test.wf");
 
@@ -72,6 +74,7 @@ function addEditor(f) {
   const pane = isTest(f.name) ? "#tests-pane" : "#program-pane";
   const host = document.querySelector(pane + " .editor-host");
   const ed = new Editor(host, f.name, f.text, {
+    completer,
     onInput: (e) => { fileOf(e.name).text = e.value; state.focused = e.name; changed(); },
     onHover: (e, h) => tooltip(h),
     onCaret: (e, ms) => { state.focused = e.name; if (ms.length) status(ms.map((m) => m.message).join(" · ")); },
@@ -472,6 +475,7 @@ function testBlock(t) {
     pic.className = "pic";
     pic.append(picture(t.svg));
     linkEntries(pic, lines);
+    wireStates(pic);
     div.append(pic);
   }
   const det = document.createElement("details");
@@ -623,6 +627,7 @@ function renderSim(st) {
   const lines = transcriptList(st.lines);
   const pic = show("sim-run", st.svg);
   linkEntries(pic, lines);
+  wireStates(pic);
   $("sim-lines").replaceWith(lines);
   lines.id = "sim-lines";
   $("sim-save").disabled = !st.started;

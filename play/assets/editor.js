@@ -36,7 +36,12 @@ export class Editor {
     scroller.append(this.pre, this.ta);
     this.el.append(this.gutter, scroller);
     host.append(this.el);
-    this.ta.addEventListener("input", () => { this.render(); opts.onInput && opts.onInput(this); });
+    this.ta.addEventListener("input", (e) => {
+      this.render();
+      opts.onInput && opts.onInput(this);
+      opts.completer && opts.completer.typed(this, e.data);
+    });
+    this.ta.addEventListener("blur", () => opts.completer && opts.completer.close());
     this.ta.addEventListener("scroll", () => this.sync());
     this.ta.addEventListener("keydown", (e) => this.key(e));
     this.ta.addEventListener("mousemove", (e) => this.hover(e));
@@ -210,8 +215,22 @@ export class Editor {
     }
   }
 
+  // caretXY is where, on the screen, a list under the caret goes.
+  caretXY() {
+    const m = this.metrics();
+    const r = this.ta.getBoundingClientRect();
+    const src = this.ta.value;
+    const off = this.ta.selectionStart;
+    const lineStart = src.lastIndexOf("\n", off - 1) + 1;
+    let vis = 0;
+    for (let i = lineStart; i < off; i++) vis += src[i] === "\t" ? TAB - (vis % TAB) : 1;
+    const line = this.lineOf(off) - 1;
+    return { x: r.left + m.padL + vis * m.charW - this.ta.scrollLeft, y: r.top + m.padT + (line + 1) * m.lineH - this.ta.scrollTop };
+  }
+
   key(e) {
     const ta = this.ta;
+    if (this.opts.completer && this.opts.completer.key(e, this)) return;
     if (e.key === "Escape") { this.escaped = true; return; }
     if (e.key === "Tab" && !e.ctrlKey && !e.altKey && !e.metaKey) {
       if (this.escaped) { this.escaped = false; return; } // leave the editor

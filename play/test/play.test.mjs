@@ -131,7 +131,9 @@ for (const way of ["server", "static"]) {
 
     test("a mistake shows its diagnostic at its line; its fix removes it", async () => {
       const page = await open(ctx, base(), jobflow);
-      console.log(`# ${way}: page ready (first diagnostics) ${await page.evaluate(() => Math.round(window.wfcTimings.ready))} ms after navigation; load to ready ${page.loadMs} ms`);
+      const tm = await page.evaluate(() => window.wfcTimings);
+      const wasm = tm.wasm ? ` (WebAssembly: fetch and gunzip ${Math.round(tm.wasm.fetch)} ms, compile ${Math.round(tm.wasm.compile)} ms, Go's start ${Math.round(tm.wasm.start)} ms, first check warming the parser ${Math.round(tm.wasm.warm)} ms)` : "";
+      console.log(`# ${way}: page ready (first diagnostics) ${Math.round(tm.ready)} ms after navigation${wasm}; goto to ready ${page.loadMs} ms; machine load ${os.loadavg()[0].toFixed(1)}`);
       const bad = jobflow[0].text.replace("  state Running {", "  stat Running {");
       const line = bad.split("\n").findIndex((l) => l.includes("stat Running")) + 1;
       await setText(page, "jobflow.wf", bad);
@@ -147,6 +149,21 @@ for (const way of ["server", "static"]) {
       await page.waitForSelector("#problems li.none");
       assert.ok((await page.inputValue('textarea[data-file="jobflow.wf"]')).includes("  state Running {"));
       assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+
+    test("completion offers the language's words after Backoff.", async () => {
+      const page = await open(ctx, base(), jobflow);
+      const ta = page.locator('textarea[data-file="jobflow.wf"]');
+      await ta.click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.type("\n// Backoff.");
+      await page.waitForSelector("#completions:not([hidden]) li");
+      assert.deepEqual(await page.$$eval("#completions li", (ls) => ls.map((l) => l.textContent)), ["Fixed", "Linear", "Exponential"]);
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("Enter");
+      assert.match(await ta.inputValue(), /\/\/ Backoff\.Exponential$/);
       await page.close();
     });
 
