@@ -12,6 +12,15 @@ import { examples } from "./examples.js";
 import { Completer, declared } from "./complete.js";
 
 const $ = (id) => document.getElementById(id);
+
+// visible makes a text from a program safe to read: control, bidi and
+// invisible characters become escapes (\u202e), as wfc's own output and
+// pictures write them, so a name cannot read differently from what it is.
+// Line breaks and tabs stay.
+export function visible(s) {
+  return String(s).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\u2028\u2029]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
 const timings = (window.wfcTimings = { start: performance.now(), checks: [] });
 
 const state = {
@@ -35,7 +44,7 @@ const isTest = (name) => name.endsWith("_test.wf");
 
 function status(text, bad = false) {
   const s = $("status");
-  s.textContent = text;
+  s.textContent = visible(text);
   s.classList.toggle("bad", bad);
 }
 
@@ -188,13 +197,13 @@ function showDiagnostics() {
     sev.textContent = `${d.severity}[${d.code}]`;
     const msg = document.createElement("span");
     msg.className = "msg";
-    msg.textContent = d.message;
+    msg.textContent = visible(d.message);
     li.append(where, sev, msg);
     (d.fixes || []).forEach((f, k) => {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "fix";
-      b.textContent = (f.machine_applicable ? "Fix: " : "Apply: ") + f.title;
+      b.textContent = visible((f.machine_applicable ? "Fix: " : "Apply: ") + f.title);
       b.addEventListener("click", () => applyFix(i, k, d.code));
       li.append(b);
     });
@@ -264,7 +273,7 @@ function tooltip(h) {
   tip.replaceChildren();
   h.marks.forEach((m, i) => {
     if (i) tip.append("\n");
-    tip.append(m.message);
+    tip.append(visible(m.message));
   });
   tip.hidden = false;
   tip.style.left = Math.min(h.x + 12, window.innerWidth - 540) + "px";
@@ -290,6 +299,11 @@ export function picture(svgText) {
     }
   }
   root.querySelectorAll("style").forEach((s) => s.remove());
+  // On the page a picture's parts are buttons (a state, a timeline): it is
+  // a group named by its title, not an image whose parts are hidden.
+  const title = root.querySelector("title");
+  root.setAttribute("role", "group");
+  if (title) root.setAttribute("aria-label", title.textContent);
   return document.importNode(root, true);
 }
 
@@ -331,8 +345,9 @@ async function showSchedule() {
     return;
   }
   const host = show("schedule-pic", resp.svg);
-  $("schedule-text").textContent = resp.text;
+  $("schedule-text").textContent = visible(resp.text);
   for (const g of host.querySelectorAll(".timeline")) {
+    keyboard(g, `Go to ${g.querySelector("text").textContent}`);
     g.addEventListener("click", () => revealLine(g.dataset.file, +g.dataset.line, +g.dataset.column));
   }
 }
@@ -358,9 +373,20 @@ async function showGraph() {
   wireStates(host);
 }
 
+// keyboard makes a part of a picture a button a keyboard reaches.
+function keyboard(el, label) {
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("role", "button");
+  el.setAttribute("aria-label", label);
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); el.dispatchEvent(new MouseEvent("click")); }
+  });
+}
+
 // wireStates makes a picture's states jump to their declarations.
 function wireStates(host) {
   for (const g of host.querySelectorAll("[data-state]")) {
+    keyboard(g, `Go to state ${g.dataset.state}`);
     g.addEventListener("click", () => {
       const name = g.dataset.state;
       for (const f of state.files) {
@@ -414,7 +440,7 @@ async function runTests() {
   if (rep.coverage) {
     const p = document.createElement("p");
     p.className = "hint";
-    p.textContent = "Coverage: " + rep.coverage.map((w) => `${w.workflow} ${w.percent.toFixed(1)}%`).join(", ");
+    p.textContent = visible("Coverage: " + rep.coverage.map((w) => `${w.workflow} ${w.percent.toFixed(1)}%`).join(", "));
     host.append(p);
   }
   applyMarks();
@@ -447,15 +473,15 @@ function testBlock(t) {
   const name = document.createElement("button");
   name.type = "button";
   name.className = "where";
-  name.textContent = t.name;
+  name.textContent = visible(t.name);
   name.title = "Go to the test";
   name.addEventListener("click", () => reveal(t.file, t.from, t.from));
-  head.append(v, " ", name, ` (${t.workflow})`);
+  head.append(v, " ", name, visible(` (${t.workflow})`));
   div.append(head);
   if (t.error) {
     const e = document.createElement("p");
     e.className = "failure";
-    e.textContent = "the run stopped: " + t.error;
+    e.textContent = visible("the run stopped: " + t.error);
     div.append(e);
   }
   for (const f of t.failures) {
@@ -466,7 +492,7 @@ function testBlock(t) {
     w.className = "where";
     w.textContent = `${f.file}:${f.line}:${f.column}`;
     w.addEventListener("click", () => reveal(f.file, f.from, f.to));
-    e.append(w, ` ${f.expect}: ${f.message}`);
+    e.append(w, visible(` ${f.expect}: ${f.message}`));
     div.append(e);
   }
   const lines = transcriptList(t.lines, new Set(t.failures.map((f) => f.entry)));
@@ -493,7 +519,7 @@ function transcriptList(lines, bad = new Set()) {
   ol.start = 0;
   lines.forEach((l, i) => {
     const li = document.createElement("li");
-    li.textContent = l;
+    li.textContent = visible(l);
     li.dataset.entry = String(i);
     if (bad.has(i)) li.className = "bad";
     ol.append(li);
@@ -527,7 +553,7 @@ async function simStep() {
   const resp = await call({ op: "sim", sim: { workflow: s.workflow, actions: s.actions, failures: s.failures, now: s.now, name: $("sim-name").value } }, { lane: "run" });
   $("sim-error").textContent = "";
   if (resp.error) {
-    $("sim-error").textContent = resp.error + (resp.diagnostics ? "\n" + resp.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n") : "");
+    $("sim-error").textContent = visible(resp.error + (resp.diagnostics ? "\n" + resp.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n") : ""));
     if (s.history.length) { const prev = s.history.pop(); Object.assign(s, prev); }
     return;
   }
@@ -547,10 +573,10 @@ function simDo(mutate) {
 
 function renderSim(st) {
   const wsel = $("sim-workflow");
-  wsel.replaceChildren(...st.workflows.map((w) => { const o = document.createElement("option"); o.value = w; o.textContent = w; return o; }));
+  wsel.replaceChildren(...st.workflows.map((w) => { const o = document.createElement("option"); o.value = w; o.textContent = visible(w); return o; }));
   wsel.value = st.workflow;
   const where = !st.started ? "not started" : st.ended ? `ended in ${st.state}` : `in ${st.state}`;
-  $("sim-where").textContent = `${st.now_text}: ${where}`;
+  $("sim-where").textContent = visible(`${st.now_text}: ${where}`);
   $("sim-where").dataset.state = st.state;
   $("sim-start").hidden = !st.can_start;
   const next = $("sim-next");
@@ -566,7 +592,7 @@ function renderSim(st) {
       let el;
       if (p.members && p.members.length) {
         el = document.createElement("select");
-        for (const m of p.members) { const o = document.createElement("option"); o.value = m; o.textContent = m; el.append(o); }
+        for (const m of p.members) { const o = document.createElement("option"); o.value = m; o.textContent = visible(m); el.append(o); }
       } else {
         el = document.createElement("input");
         el.size = 10;
@@ -577,7 +603,7 @@ function renderSim(st) {
     });
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = `Send ${ev.name}`;
+    b.textContent = visible(`Send ${ev.name}`);
     b.dataset.event = ev.name;
     b.title = ev.subscribed ? `${st.state} subscribes to ${ev.name}` : `${st.state || "the run"} does not accept ${ev.name} now: it will be rejected`;
     b.addEventListener("click", () => simDo((s) => s.actions.push({ kind: "send", at: s.now, event: ev.name, args: inputs.map((i) => i.value) })));
@@ -590,7 +616,7 @@ function renderSim(st) {
   for (const sl of st.slots) {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = `Take ${sl}`;
+    b.textContent = visible(`Take ${sl}`);
     b.dataset.slot = sl;
     b.addEventListener("click", () => simDo((s) => s.actions.push({ kind: "take", at: s.now, slot: sl })));
     slots.append(b);
@@ -617,7 +643,7 @@ function renderSim(st) {
     n.addEventListener("change", upd);
     all.addEventListener("change", upd);
     const l = document.createElement("span");
-    l.textContent = `"${name}": fail the first`;
+    l.textContent = visible(`"${name}": fail the first`);
     row.append(l, n, "attempts, or", lab);
     steps.append(row);
   }
@@ -752,12 +778,17 @@ async function main() {
     if (files && JSON.stringify(files) !== JSON.stringify(state.files)) { setFiles(files); changed(); }
   });
   if (backend.kind === "wasm") {
+    // The first check is sent at once: the worker answers it as soon as
+    // wfc has started, with nothing in between.
     status("Loading wfc (WebAssembly)…");
-    try { await backend.ready(); } catch (e) { status("wfc could not start: " + e.message, true); return; }
-    timings.wasm = backend.timing();
-    if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
+    backend.ready().then(() => {
+      timings.wasm = backend.timing();
+      timings.backendReady = performance.now() - timings.start;
+      if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
+    }, (e) => status("wfc could not start: " + e.message, true));
+  } else {
+    timings.backendReady = performance.now() - timings.start;
   }
-  timings.backendReady = performance.now() - timings.start;
   await check();
 }
 

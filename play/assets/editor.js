@@ -8,6 +8,10 @@ import { tokens } from "./highlight.js";
 
 const TAB = 4;
 
+// hidden are the characters drawn as a mark: bidi controls, zero-width
+// and other invisible format characters (as wfc's diag.Escape sees them).
+const hidden = /([\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff])/u;
+
 export class Editor {
   // host: the element to draw in; name: the file's name; text: its text.
   // opts.onInput(editor) after each edit; opts.onCaret(editor, marks)
@@ -99,13 +103,25 @@ export class Editor {
       if (ti < toks.length && toks[ti][0] <= a && toks[ti][1] >= b) cls.push(toks[ti][2]);
       for (const m of marks) if (m.from <= a && m.to >= b && m.cls) cls.push(m.cls);
       const text = src.slice(a, b);
+      // Bidi controls and invisible characters are drawn as a thin red
+      // mark instead of acting on the text, so the source reads in the
+      // order it is stored (a "Trojan Source" line reads as it runs).
+      const parts = text.split(hidden);
+      let node = frag;
       if (cls.length) {
-        const s = document.createElement("span");
-        s.className = cls.join(" ");
-        s.textContent = text;
-        frag.append(s);
-      } else {
-        frag.append(text);
+        node = document.createElement("span");
+        node.className = cls.join(" ");
+        frag.append(node);
+      }
+      for (const part of parts) {
+        if (!part) continue;
+        if (hidden.test(part) && part.length <= 2) {
+          const m = document.createElement("span");
+          m.className = "t-hidden";
+          node.append(m);
+        } else {
+          node.append(part);
+        }
       }
     }
     frag.append("\n ");

@@ -31,11 +31,6 @@ const loading = (async () => {
   go.run(instance); // sets globalThis.wfcHandle, then waits for calls
   timing.start = performance.now() - t1;
   if (typeof self.wfcHandle !== "function") throw new Error("wfc.wasm did not start");
-  // The parser builds its tables on first use (about a second in
-  // WebAssembly): a small program warms it while the page loads.
-  const t2 = performance.now();
-  self.wfcHandle(JSON.stringify({ op: "check", files: [{ name: "warm.wf", text: "workflow W { Initial = A; state A { } }" }] }));
-  timing.warm = performance.now() - t2;
   return mod;
 })();
 loading.then((mod) => self.postMessage({ loaded: true, module: mod, timing }), (e) => self.postMessage({ failed: String(e && e.message || e) }));
