@@ -82,7 +82,8 @@ type state struct {
 type edge struct {
 	from, to *state
 	label    string
-	off      int // the goto's byte offset, for source order
+	off      int  // the goto's byte offset, for source order
+	outcome  bool // a milestone's outcome, not a handler's goto
 }
 
 func build(in Input) *model {
@@ -186,7 +187,11 @@ func (b *builder) subscription(from *state, sub *check.Subscription, named bool)
 			if o.Kind == check.Exhausted {
 				l = head + " / Exhausted" + numbers
 			}
+			first := len(b.wf.edges)
 			b.block(from, o.Body, l)
+			for i := first; i < len(b.wf.edges); i++ {
+				b.wf.edges[i].outcome = true
+			}
 		}
 	}
 }

@@ -172,6 +172,15 @@ func (m *Machine) State() *check.State { return m.state }
 // Ended reports whether the run has ended (or was stopped).
 func (m *Machine) Ended() bool { return m.ended }
 
+// Started reports whether the run has started (an Autostart workflow's at
+// once, another's at its Start action).
+func (m *Machine) Started() bool { return m.started }
+
+// NextDeadline is when the run's next deadline falls due (a window, a
+// wait between attempts, an attempt's end or timeout, a step's deadline),
+// if it has one.
+func (m *Machine) NextDeadline() (Ticks, bool) { return m.nextDeadline() }
+
 // record appends an entry about subject at the current time, or stops the
 // run at MaxEntries, or at MaxAtInstant entries at one instant.
 // It takes a pointer so that an entry is copied once, into the transcript.

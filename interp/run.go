@@ -52,6 +52,18 @@ type Options struct {
 
 // RunWith is Run with options.
 func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*Transcript, error) {
+	m, err := RunMachine(res, wf, sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	return m.Transcript(), nil
+}
+
+// RunMachine is RunWith returning the machine once its drive loop is
+// over, for a caller that asks where the run is then: the playground's
+// simulator runs a scenario up to its clock (Options.Until) and reads the
+// state, whether the run started or ended, and its next deadline.
+func RunMachine(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*Machine, error) {
 	scheds := opt.Schedules
 	if hasErrors(res) {
 		return nil, ErrHasErrors
@@ -73,7 +85,7 @@ func RunWith(res *check.Result, wf *check.Workflow, sc Scenario, opt Options) (*
 	if err := m.Drive(); err != nil {
 		return nil, err
 	}
-	return m.Transcript(), nil
+	return m, nil
 }
 
 func hasErrors(res *check.Result) bool {

@@ -81,6 +81,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newExportCmd(stdin, stdout, stderr))
 	root.AddCommand(newLSPCmd(stdin, stdout, stderr))
 	root.AddCommand(newTestCmd(stdin, stdout, stderr))
+	root.AddCommand(newPlayCmd(stdout, stderr))
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print wfc's version",

@@ -12,6 +12,7 @@ import (
 	"github.com/wfc-lang/wfc/check"
 	"github.com/wfc-lang/wfc/codegen"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/picture"
 )
 
 type scheduleFlags struct {
@@ -43,6 +44,9 @@ ways, and per attempt the wait before it and when it starts (see
 
 In text format the program's warnings go to standard error before the
 tables, as wfc check prints them; the JSON document does not carry them.
+With --format svg the tables are drawn as timelines (one SVG document):
+each attempt at its start, the waits, the jitter band and the give-up; the
+warnings go to standard error as in text format.
 
 A program with errors has no schedule: its diagnostics go to standard error
 (with --format json, the diagnostics document of wfc check goes to standard
@@ -56,14 +60,14 @@ output) and the exit status is 1.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.format, "format", "text", "output format: text, json or svg (a timeline of each table)")
 	fl.StringVar(&f.duration, "attempt-duration", "0s", "how long each attempt of a durable step takes (2s, 1m30s, 250ms)")
 	fl.StringVar(&f.draws, "draws", "", "replay these uniform draws in [0,1) for jitter, comma-separated, used in turn and from the first again when there are more waits than draws (adds the concrete timeline)")
 	fl.Int64Var(&f.seed, "seed", 0, "draw jitter pseudo-randomly from this seed (adds the concrete timeline)")
 	fl.IntVar(&f.rows, "rows", scheduleRows, fmt.Sprintf("print at most this many rows of a table, and attempts of a timeline (2 to %d); a Linear table cut short says what its rows leave out", codegen.MaxRows))
 	fl.StringVar(&f.stdinName, "stdin-filename", "<stdin>", "name used for - (standard input)")
 	f.settings.register(fl)
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "svg"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -86,9 +90,19 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 		return noSchedule(f, l, a, stdout, stderr)
 	}
 	w := bufio.NewWriter(stdout)
-	if f.format == "json" {
+	switch f.format {
+	case "json":
 		err = codegen.WriteJSONNotes(w, codegen.Lower(a.result, opt), l.notes)
-	} else {
+	case "svg":
+		// The picture of every table (docs/language.md, "The schedule
+		// table"); the warnings go to standard error, as with text.
+		if len(a.diags) > 0 {
+			if err := writeReport(stderr, l, a.diags); err != nil {
+				return err
+			}
+		}
+		err = picture.Schedules(w, codegen.Lower(a.result, opt), picture.Options{Standalone: true})
+	default:
 		// The warnings first, on stderr, so a user sees them (WF312: a
 		// policy that waits hours) without running wfc check as well.
 		if len(a.diags) > 0 {
@@ -123,8 +137,8 @@ func runSchedule(cmd *cobra.Command, f scheduleFlags, args []string, stdin io.Re
 // lowerOptions validates the flags that tune lowering.
 func lowerOptions(cmd *cobra.Command, f scheduleFlags) (codegen.Options, error) {
 	var opt codegen.Options
-	if f.format != "text" && f.format != "json" {
-		return opt, fmt.Errorf("unknown --format %q: use text or json", f.format)
+	if f.format != "text" && f.format != "json" && f.format != "svg" {
+		return opt, fmt.Errorf("unknown --format %q: use text, json or svg", f.format)
 	}
 	if cmd.Flags().Changed("draws") && cmd.Flags().Changed("seed") {
 		return opt, fmt.Errorf("--draws and --seed exclude each other: --draws replays the draws you give, --seed makes them up; give one of them")

@@ -22,6 +22,7 @@ type testFlags struct {
 	verbose bool
 	format  string
 	cover   bool
+	svg     string
 }
 
 // newTestCmd is `wfc test`: it runs the tests written in the language
@@ -64,6 +65,7 @@ has errors; 2 a usage error or an unreadable path.`,
 	fl.BoolVarP(&f.verbose, "v", "v", false, "print each test's transcript")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json (docs/schema/test.schema.json)")
 	fl.BoolVar(&f.cover, "cover", false, "report coverage: states, transitions, cases, milestone and step outcomes")
+	fl.StringVar(&f.svg, "svg", "", "write each test's run timeline to DIR/NAME.svg")
 	fl.BoolP("help", "h", false, "help for test")
 	cmd.SetUsageFunc(func(c *cobra.Command) error {
 		fmt.Fprint(c.OutOrStderr(), goStyleUsage(c))
@@ -112,7 +114,7 @@ func goStyleFlags(args []string) []string {
 			return append(out, args[i:]...)
 		}
 		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && (name == "run" || name == "cover" || name == "format" || name == "help") {
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && (name == "run" || name == "cover" || name == "format" || name == "svg" || name == "help") {
 			a = "-" + a
 		}
 		out = append(out, a)
@@ -160,14 +162,27 @@ func runTest(f testFlags, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if f.cover {
 		cov = wftest.NewCoverage(a.result, a.schedules)
 	}
+	var pics *runPictures
+	if f.svg != "" {
+		var err error
+		if pics, err = newRunPictures(f.svg); err != nil {
+			return err
+		}
+	}
 	doc := testDoc{Tests: []testJSON{}}
 	for _, t := range a.result.Program.Tests {
 		if re != nil && !re.MatchString(t.Name) {
 			continue
 		}
-		// Only -v and the JSON document print whole transcripts: otherwise
-		// the runs keep none, and a failure brings the entries around it.
-		r := wftest.Run(a.result, t, wftest.Options{Schedules: a.schedules, Cover: cov, Discard: !f.verbose && f.format != "json"})
+		// Only -v, -svg and the JSON document read whole transcripts:
+		// otherwise the runs keep none, and a failure brings the entries
+		// around it.
+		r := wftest.Run(a.result, t, wftest.Options{Schedules: a.schedules, Cover: cov, Discard: !f.verbose && f.format != "json" && pics == nil})
+		if pics != nil {
+			if err := pics.write(r); err != nil {
+				return err
+			}
+		}
 		j := testJSON{Name: t.Name, File: t.Decl.File.Name, Line: int(t.Decl.Range.Start.Line), Workflow: t.Workflow.Decl.Name.Name,
 			Passed: r.Passed(), Seconds: r.Elapsed.Seconds(), Failures: []failureJSON{}}
 		if r.Err != nil {

@@ -63,7 +63,7 @@ func TestUnknownCommand(t *testing.T) {
 	tests := []struct{ args, want string }{
 		{"chek x", "wfc: unknown command \"chek\"; did you mean `check`? (see `wfc --help`)\n"},
 		{"exp", "wfc: unknown command \"exp\"; did you mean `explain`, `export` or `lsp`? (see `wfc --help`)\n"},
-		{"frob", "wfc: unknown command \"frob\": use check, explain, export, fmt, graph, lsp, schedule, test, version (see `wfc --help`)\n"},
+		{"frob", "wfc: unknown command \"frob\": use check, explain, export, fmt, graph, lsp, play, schedule, test, version (see `wfc --help`)\n"},
 		{"chek --format json x", "wfc: unknown command \"chek\"; did you mean `check`? (see `wfc --help`)\n"},
 		{"export aws x", "wfc: unknown target \"aws\": use temporal (see `wfc export --help`)\n"},
 		{"export tempral x", "wfc: unknown target \"tempral\"; did you mean `temporal`? (see `wfc export --help`)\n"},
