@@ -102,7 +102,11 @@ func TestWorkerProcess(t *testing.T) {
 		out.WriteString(line + "\n")
 		out.Flush()
 	}
-	w, err := NewWorker(c, cfg.Queue, worker.Options{}, cfg.Fails.activities(progs, func(run, step string, a int32) {
+	// A killed worker's workflow tasks wait on its sticky queue until
+	// the sticky timeout (5 s by default: minutes of the program at the
+	// tests' speedups) before the next worker gets them; a short one hands
+	// them over at once, as the restart a minute later expects.
+	w, err := NewWorker(c, cfg.Queue, worker.Options{StickyScheduleToStartTimeout: 200 * time.Millisecond}, cfg.Fails.activities(progs, func(run, step string, a int32) {
 		say(fmt.Sprintf("attempt %s %s %d", run, step, a))
 	}), progs...)
 	if err != nil {

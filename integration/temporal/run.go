@@ -346,6 +346,11 @@ type Invocation struct {
 // learns every attempt's start from the last one's result or error.
 type StepOutput struct {
 	Starts []int64
+	// Took is how long this attempt ran, in ticks of the program's time
+	// (scaled by Speedup), as the activity measured it from its start to
+	// its return: the time the attempt waited in the task queue for a
+	// worker is the engine's, not the attempt's (docs/temporal.md).
+	Took int64 `json:",omitempty"`
 }
 
 func (a Activities) step(ctx context.Context, in StepInput) (StepOutput, error) {
@@ -358,7 +363,8 @@ func (a Activities) step(ctx context.Context, in StepInput) (StepOutput, error) 
 	if a.Clock != nil {
 		now = a.Clock
 	}
-	out.Starts = append(out.Starts, int64(elapsedTicks(now().Sub(in.Start), in.Speedup)))
+	began := now()
+	out.Starts = append(out.Starts, int64(elapsedTicks(began.Sub(in.Start), in.Speedup)))
 	activity.RecordHeartbeat(ctx, out)
 	var err error
 	n := info.Attempt
@@ -379,6 +385,7 @@ func (a Activities) step(ctx context.Context, in StepInput) (StepOutput, error) 
 		}
 		err = fn(ctx, c.Args)
 	}
+	out.Took = int64(elapsedTicks(now().Sub(began), in.Speedup))
 	if err == nil {
 		return out, nil
 	}
@@ -781,11 +788,19 @@ func (d *driver) Attempt(a *interp.Attempt) (interp.Report, bool) {
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 	})
 	start := d.Now()
-	err := workflow.ExecuteActivity(ctx, StepActivity, in).Get(ctx, nil)
+	var out StepOutput
+	err := workflow.ExecuteActivity(ctx, StepActivity, in).Get(ctx, &out)
+	// The attempt took what its activity measured; one that never
+	// answered (it timed out, or went down with its worker) took until now.
 	rep := interp.Report{Attempt: a, Took: d.Now() - start, OK: err == nil}
+	measured := err == nil
 	var appErr *temporal.ApplicationError
-	if errors.As(err, &appErr) && appErr.NonRetryable() {
-		rep.NonRetryable = true
+	if errors.As(err, &appErr) {
+		rep.NonRetryable = appErr.NonRetryable()
+		measured = appErr.HasDetails() && appErr.Details(&out) == nil
+	}
+	if measured {
+		rep.Took = min(interp.Ticks(out.Took), rep.Took)
 	}
 	return rep, true
 }
