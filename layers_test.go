@@ -33,7 +33,7 @@ var floors = [][]string{
 	// 5: exports, tools over the model, the runtime.
 	{"codegen/temporal", "graph", "interp"},
 	// 6: tests in the language; pictures.
-	{"wftest", "picture"},
+	{"wftest", "picture", "interp/interptest"},
 	// 7: the driver.
 	{"."},
 	// 8: the driver's front ends: the language server and the playground.

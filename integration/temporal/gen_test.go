@@ -18,6 +18,7 @@ import (
 var (
 	genPrograms  = flag.Int("wfc.programs", 300, "generated programs in TestGenerated")
 	genScenarios = flag.Int("wfc.scenarios", 2, "scenarios of each generated program")
+	genRich      = flag.Int("wfc.rich", 150, "generated programs with rich steps in TestGeneratedRich")
 )
 
 // gen writes one random program as source text: states with
@@ -33,6 +34,11 @@ type gen struct {
 	states int
 	steps  int
 	events []genEvent
+	// rich adds what a step may say beyond its waits (genRichProgram):
+	// error kinds, a cadence, jitter, a timeout, a deadline, a catch. It
+	// draws more random numbers, so a plain program's text (and the
+	// histories recorded from it) stays what it was.
+	rich bool
 }
 
 type genEvent struct {
@@ -41,13 +47,27 @@ type genEvent struct {
 }
 
 func genProgram(seed uint64) string {
-	g := &gen{r: rand.New(rand.NewPCG(seed, 0x5eed))}
+	return (&gen{r: rand.New(rand.NewPCG(seed, 0x5eed))}).program()
+}
+
+// genRichProgram is genProgram with rich steps: `enum Fault` for their
+// error kinds, policies with Every, NonRetryable, RetryOn and Jitter,
+// `timeout:` and `deadline:`, and catch blocks.
+func genRichProgram(seed uint64) string {
+	return (&gen{r: rand.New(rand.NewPCG(seed, 0x51c4)), rich: true}).program()
+}
+
+func (g *gen) program() string {
 	g.states = 2 + g.r.IntN(4)
 	params := []string{"", "Color c", "int n", "string s"}
 	for i := range 2 + g.r.IntN(3) {
 		g.events = append(g.events, genEvent{name: fmt.Sprintf("E%d", i), param: params[g.r.IntN(len(params))]})
 	}
-	g.p("enum Color { Red, Green, Blue }\n\nworkflow G {\n")
+	g.p("enum Color { Red, Green, Blue }\n")
+	if g.rich {
+		g.p("enum Fault { Busy, Declined, Gone }\n")
+	}
+	g.p("\nworkflow G {\n")
 	g.p("  Autostart = %v;\n  Initial = S0;\n", g.r.IntN(4) != 0)
 	for _, e := range g.events {
 		g.p("  event %s(%s);\n", e.name, e.param)
@@ -187,6 +207,10 @@ func (g *gen) body(s int, e genEvent) string {
 			fmt.Fprintf(&b, "Log.Note(%s, %d); ", arg, g.r.IntN(100))
 		default:
 			g.steps++
+			if g.rich {
+				b.WriteString(g.richStep(s, arg))
+				break
+			}
 			fmt.Fprintf(&b, "Workflow.Once(\"st%d\"%s) { Pay.Charge(%s); } ", g.steps, g.retry(), arg)
 		}
 	}
@@ -219,6 +243,51 @@ func (g *gen) retry() string {
 		return fmt.Sprintf(", retry: Backoff.Exponential(%s).Cap(TimeSpan.FromMinutes(%d)).MaxAttempts(%d)", secs(), 1+g.r.IntN(3), n)
 	}
 	return fmt.Sprintf(", retry: Backoff.Linear(%s).MaxAttempts(%d)", secs(), n)
+}
+
+// richStep is a durable step of a rich program: a policy that may be a
+// cadence, name error kinds or jitter, a timeout and a deadline, and a
+// catch whose cases go on after the step or move forward.
+func (g *gen) richStep(s int, arg string) string {
+	secs := func(n int) string { return fmt.Sprintf("TimeSpan.FromSeconds(%d)", 1+g.r.IntN(n)) }
+	var b strings.Builder
+	fmt.Fprintf(&b, "Workflow.Once(\"st%d\"", g.steps)
+	deadline := g.r.IntN(4) == 0
+	if g.r.IntN(6) != 0 {
+		shape := []string{"Fixed", "Exponential", "Linear", "Every"}[g.r.IntN(4)]
+		fmt.Fprintf(&b, ", retry: Backoff.%s(%s)", shape, secs(120))
+		if !deadline || g.r.IntN(2) == 0 {
+			fmt.Fprintf(&b, ".MaxAttempts(%d)", 2+g.r.IntN(4))
+		}
+		switch g.r.IntN(4) {
+		case 0:
+			b.WriteString(".NonRetryable(Fault.Declined)")
+		case 1:
+			b.WriteString(".RetryOn(Fault.Busy)")
+		}
+		if shape != "Every" && g.r.IntN(4) == 0 {
+			b.WriteString(".Jitter(0.5)") // a cadence has no jitter (WF304)
+		}
+	}
+	if g.r.IntN(3) == 0 {
+		fmt.Fprintf(&b, ", timeout: %s", secs(60))
+	}
+	if deadline {
+		fmt.Fprintf(&b, ", deadline: TimeSpan.FromMinutes(%d)", 1+g.r.IntN(10))
+	}
+	fmt.Fprintf(&b, ") { Pay.Charge(%s); } ", arg)
+	if g.r.IntN(2) == 0 {
+		b.WriteString("catch {")
+		labels := []string{"Exhausted", "Deadline", "Terminal", "Declined"}
+		for _, k := range g.r.Perm(len(labels))[:1+g.r.IntN(2)] {
+			fmt.Fprintf(&b, " %s { %s}", labels[k], g.outcome(s, g.r.IntN(2) == 0))
+		}
+		if g.r.IntN(2) == 0 {
+			fmt.Fprintf(&b, " default { %s}", g.outcome(s, g.r.IntN(2) == 0))
+		}
+		b.WriteString(" } ")
+	}
+	return b.String()
 }
 
 // genScenario draws a scenario for wf: a start (if it is not Autostart),
@@ -291,6 +360,65 @@ func genScenario(r *rand.Rand, wf *check.Workflow) interp.Scenario {
 	return sc
 }
 
+// genRichScenario is genScenario for a rich program: failures carry error
+// kinds and a server's Retry-After, attempts take time (some longer than
+// a timeout), and some scenarios give the jitter's draws.
+func genRichScenario(r *rand.Rand, wf *check.Workflow, fault *check.Enum) interp.Scenario {
+	sc := genScenario(r, wf)
+	for _, st := range wf.Steps {
+		scr := sc.Steps[st]
+		if scr == nil {
+			if r.IntN(3) != 0 {
+				continue
+			}
+			if sc.Steps == nil {
+				sc.Steps = map[*check.Step]*interp.Script{}
+			}
+			scr = &interp.Script{}
+			sc.Steps[st] = scr
+		}
+		for range r.IntN(3) {
+			f := interp.Failure{Times: int64(1 + r.IntN(2))}
+			if k := r.IntN(len(fault.Members) + 1); k < len(fault.Members) {
+				f.Kind = fault.Members[k]
+			}
+			if r.IntN(3) == 0 {
+				f.RetryAfter, f.HasRetryAfter = interp.Ticks(1+r.IntN(90))*10_000_000, true
+			}
+			scr.Fails = append([]interp.Failure{f}, scr.Fails...)
+		}
+		switch r.IntN(3) {
+		case 0:
+			scr.Took = interp.Ticks(r.IntN(90)) * 10_000_000
+		case 1:
+			scr.Takes = map[int64]interp.Ticks{int64(1 + r.IntN(3)): interp.Ticks(1+r.IntN(90)) * 10_000_000}
+		}
+	}
+	// Events a few seconds after others fall while a step that one of them
+	// started waits to retry: a goto then cancels the step.
+	var sends, echoes []interp.Action
+	for _, a := range sc.Actions {
+		if a.Kind == interp.ActSend {
+			sends = append(sends, a)
+		}
+	}
+	for _, a := range sends {
+		if r.IntN(3) != 0 {
+			echo := sends[r.IntN(len(sends))]
+			echo.At = a.At + interp.Ticks(1+r.IntN(100))*10_000_000
+			echoes = append(echoes, echo)
+		}
+	}
+	sc.Actions = append(sc.Actions, echoes...)
+	sort.SliceStable(sc.Actions, func(i, j int) bool { return sc.Actions[i].At < sc.Actions[j].At })
+	if r.IntN(2) == 0 {
+		for range 1 + r.IntN(3) {
+			sc.Draws = append(sc.Draws, float64(r.IntN(1000))/1000)
+		}
+	}
+	return sc
+}
+
 // TestGenerated: generated programs and scenarios give the same
 // transcripts in the reference interpreter and on Temporal.
 func TestGenerated(t *testing.T) {
@@ -338,6 +466,67 @@ func TestGenerated(t *testing.T) {
 	for _, k := range []string{"cancel", "met in a wait", "retried attempt", "give-up", "exhausted", "take", "end error", "waiting"} {
 		if seen[k] < 5 {
 			t.Errorf("the generated scenarios reach %q only %d times", k, seen[k])
+		}
+	}
+}
+
+// TestGeneratedRich: generated programs whose steps have error kinds, a
+// cadence, jitter, timeouts, deadlines and catch blocks, run on scenarios
+// whose failures carry kinds and a Retry-After, whose attempts take time
+// and which give the jitter's draws, give the same transcripts in the
+// reference interpreter and on Temporal (the time-skipping environment;
+// go test -run 'TestGeneratedRich/17$' reproduces case 17).
+func TestGeneratedRich(t *testing.T) {
+	entries := 0
+	seen := map[string]int{}
+	for i := range *genRich {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			src := genRichProgram(uint64(i))
+			srcs := []Source{{Name: fmt.Sprintf("rich%d.wf", i), Text: src}}
+			p, err := NewProgram(srcs)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, src)
+			}
+			c, _ := compile(srcs)
+			wf := c.res.Program.WorkflowNamed("G")
+			var fault *check.Enum
+			for _, e := range c.res.Program.Enums {
+				if e.Decl.Name.Name == "Fault" {
+					fault = e
+				}
+			}
+			r := rand.New(rand.NewPCG(uint64(i), 0x51c5))
+			for range *genScenarios {
+				sc := genRichScenario(r, wf, fault)
+				if !t.Run("", func(t *testing.T) { same(t, p, c, wf, sc) }) {
+					t.Logf("program:\n%s", src)
+					return
+				}
+				tr, _ := interp.RunWith(c.res, wf, sc, interp.Options{Schedules: c.scheds, MaxEntries: MaxEntries})
+				entries += len(tr.Entries)
+				for _, e := range tr.Entries {
+					seen[e.Kind.String()]++
+					switch {
+					case e.ErrorKind != "":
+						seen["error kind"]++
+					case e.RetryAfter:
+						seen["retry-after"]++
+					}
+					if e.Kind == interp.KGiveUp {
+						seen["give-up: "+e.Cause.String()]++
+					}
+				}
+			}
+		})
+	}
+	t.Logf("%d rich programs × %d scenarios, %d transcript entries compared; entries by kind: %v", *genRich, *genScenarios, entries, seen)
+	if *genRich < 150 {
+		return
+	}
+	// The generator must reach what the proof is about.
+	for _, k := range []string{"timeout", "error kind", "retry-after", "skip", "cancel", "give-up: Exhausted", "give-up: Deadline", "give-up: Terminal", "outcome"} {
+		if seen[k] < 5 {
+			t.Errorf("the rich scenarios reach %q only %d times", k, seen[k])
 		}
 	}
 }

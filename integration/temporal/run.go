@@ -132,6 +132,11 @@ type compiled struct {
 	res    *check.Result
 	scheds []*codegen.Schedule
 	export map[*check.Consumer]*export.Entry
+	// kinds maps an error kind's qualified name ("PaymentError.Declined",
+	// the Type of the ApplicationError an activity fails with) to the
+	// enum member it names: the one place where a name from outside the
+	// program (an activity's error) becomes a model object.
+	kinds map[string]*check.EnumMember
 }
 
 // compile checks srcs; it is deterministic (a pure function of the text),
@@ -154,7 +159,14 @@ func compile(srcs []Source) (*compiled, error) {
 		return nil, fmt.Errorf("the program has errors and is not run:\n%s", b.String())
 	}
 	c := &compiled{res: r.Checked, scheds: codegen.Lower(r.Checked, codegen.Options{}),
-		export: map[*check.Consumer]*export.Entry{}}
+		export: map[*check.Consumer]*export.Entry{}, kinds: map[string]*check.EnumMember{}}
+	for _, e := range r.Checked.Program.Enums {
+		for _, m := range e.Members {
+			if _, dup := c.kinds[KindName(m)]; !dup {
+				c.kinds[KindName(m)] = m
+			}
+		}
+	}
 	es, _ := export.Export(c.scheds)
 	for _, e := range es {
 		c.export[e.Schedule.Consumer] = e
@@ -185,6 +197,13 @@ type Input struct {
 	// return when SignalFinish comes and no deadline is left: what a test
 	// needs to compare a whole scenario with the reference interpreter.
 	Linger bool `json:",omitempty"`
+	// Draws, if set, are the uniform draws in [0, 1) of the run's
+	// jittered waits, used as a test's `Draws(…)` gives them to the
+	// reference interpreter (interp.Scenario.Draws): the wait before
+	// attempt k uses draw k-2, from the first again when they run out.
+	// Without them a jittered wait is its nominal wait (WF402). A draw
+	// outside [0, 1) fails the run at once (ProgramType).
+	Draws []float64 `json:",omitempty"`
 }
 
 // Call is an external call, registered as an activity under the call's
@@ -195,7 +214,8 @@ type Call func(ctx context.Context, args []string) error
 type Activities struct {
 	// Calls maps a call's dotted name ("Mail.Send") to its function. A
 	// step's attempt runs its calls' functions in order and fails with the
-	// first error; a call outside a step is one activity attempt whose
+	// first error (Failure gives that error an error kind and a server's
+	// Retry-After); a call outside a step is one activity attempt whose
 	// failure is logged and does not stop the run (a call goes on at once;
 	// retries belong to durable steps).
 	Calls map[string]Call
@@ -329,9 +349,6 @@ type StepInput struct {
 	// Start is the run's start, from which attempts are stamped.
 	Start   time.Time
 	Speedup int64 `json:",omitempty"`
-	// Waits is set for a Linear step: each failed attempt returns the next
-	// wait as its NextRetryDelay (WF401).
-	Waits *export.Waits `json:",omitempty"`
 }
 
 // Invocation is a call a step's attempt makes.
@@ -340,12 +357,9 @@ type Invocation struct {
 	Args []string `json:",omitempty"`
 }
 
-// StepOutput is what a step's attempts came to: when each started, in
-// ticks from the run's start (scaled by Speedup). Each attempt passes the
-// list on to the next in its heartbeat details, so that the workflow
-// learns every attempt's start from the last one's result or error.
+// StepOutput is what an attempt came to, in its result or, when it
+// failed, in its error's details.
 type StepOutput struct {
-	Starts []int64
 	// Took is how long this attempt ran, in ticks of the program's time
 	// (scaled by Speedup), as the activity measured it from its start to
 	// its return: the time the attempt waited in the task queue for a
@@ -356,16 +370,11 @@ type StepOutput struct {
 func (a Activities) step(ctx context.Context, in StepInput) (StepOutput, error) {
 	info := activity.GetInfo(ctx)
 	var out StepOutput
-	if activity.HasHeartbeatDetails(ctx) {
-		_ = activity.GetHeartbeatDetails(ctx, &out)
-	}
 	now := time.Now
 	if a.Clock != nil {
 		now = a.Clock
 	}
 	began := now()
-	out.Starts = append(out.Starts, int64(elapsedTicks(began.Sub(in.Start), in.Speedup)))
-	activity.RecordHeartbeat(ctx, out)
 	var err error
 	n := info.Attempt
 	if in.Attempt > 0 {
@@ -389,14 +398,53 @@ func (a Activities) step(ctx context.Context, in StepInput) (StepOutput, error) 
 	if err == nil {
 		return out, nil
 	}
+	// The attempt's own error says its kind (its Type) and the server's
+	// delay (its NextRetryDelay): they are handed on as they are, and the
+	// workflow reads them (driver.Attempt).
 	opts := temporal.ApplicationErrorOptions{Details: []interface{}{out}, Cause: err}
+	typ := AttemptFailedType
 	var appErr *temporal.ApplicationError
-	opts.NonRetryable = errors.As(err, &appErr) && appErr.NonRetryable()
-	if in.Waits != nil {
-		opts.NextRetryDelay = scaleDown(in.Waits.NextRetryDelay(info.Attempt), in.Speedup)
+	if errors.As(err, &appErr) {
+		opts.NonRetryable = appErr.NonRetryable()
+		opts.NextRetryDelay = appErr.NextRetryDelay()
+		if appErr.Type() != "" {
+			typ = appErr.Type()
+		}
 	}
-	return out, temporal.NewApplicationErrorWithOptions(fmt.Sprintf("step %q attempt %d: %v", in.Step, info.Attempt, err),
-		"wfc.AttemptFailed", opts)
+	return out, temporal.NewApplicationErrorWithOptions(fmt.Sprintf("step %q attempt %d: %v", in.Step, n, err), typ, opts)
+}
+
+// AttemptFailedType is the ApplicationError type of a step's attempt that
+// failed with an error of no kind.
+const AttemptFailedType = "wfc.AttemptFailed"
+
+// KindName is the name an error kind goes by on Temporal: its enum's name
+// and its own, as in "PaymentError.Declined" (the Type of the
+// ApplicationError an attempt fails with, see Failure).
+func KindName(m *check.EnumMember) string {
+	return m.Enum.Decl.Name.Name + "." + m.Ident.Name
+}
+
+// Failure is the error a step's call (or Activities.Attempt) returns to
+// fail the attempt with an error kind and, when retryAfter is positive,
+// the server's own delay before the next attempt (a Retry-After), in real
+// time: the workflow runs the step's policy on them as the reference
+// interpreter does (docs/language.md, "Error kinds"). kind is the kind's
+// qualified name ("PaymentError.Declined"), or "" for a failure of no
+// kind; a name that is no member of an enum of the program is a failure
+// of no kind. It is a temporal.ApplicationError whose Type is the kind and
+// whose NextRetryDelay is the delay, so a worker may build that error
+// itself. Temporal has no "retry after zero": a delay of 0 is no delay.
+func Failure(kind string, retryAfter time.Duration, cause error) error {
+	msg := "attempt failed"
+	if kind != "" {
+		msg = "attempt failed: " + kind
+	}
+	if cause != nil {
+		msg += ": " + cause.Error()
+	}
+	return temporal.NewApplicationErrorWithOptions(msg, kind, temporal.ApplicationErrorOptions{
+		Cause: cause, NextRetryDelay: max(retryAfter, 0)})
 }
 
 // elapsedTicks converts elapsed engine time to the program's ticks,
@@ -491,6 +539,12 @@ func interpreterWorkflow(wf string, versions map[string]*compiled) func(workflow
 			return nil, temporal.NewNonRetryableApplicationError(
 				fmt.Sprintf("the input names workflow %q, the run is of workflow %q", in.Workflow, wf), ProgramType, nil)
 		}
+		for _, u := range in.Draws {
+			if !(u >= 0 && u < 1) {
+				return nil, temporal.NewNonRetryableApplicationError(
+					fmt.Sprintf("the input's draws must each be in [0, 1), not %v", u), ProgramType, nil)
+			}
+		}
 		return runProgram(ctx, log, prog, prog.res.Program.WorkflowNamed(wf), in)
 	}
 }
@@ -513,6 +567,7 @@ func runProgram(ctx workflow.Context, log *signalLog, prog *compiled, wf *check.
 	log.watch = func() (int, bool) { return d.timerID, d.timer != nil && d.timer.IsReady() }
 	d.m = interp.NewMachine(prog.res, wf, prog.scheds, d, d)
 	d.m.MaxEntries = MaxEntries
+	d.m.Draws = in.Draws
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (string, error) {
 		if s := d.m.State(); s != nil {
 			return s.Decl.Name.Name, nil
@@ -776,18 +831,27 @@ func (d *driver) Attempt(a *interp.Attempt) (interp.Report, bool) {
 	for _, c := range a.Calls {
 		in.Calls = append(in.Calls, Invocation{Name: c.Name, Args: texts(c.Args)})
 	}
+	start := d.Now()
 	timeout := d.attemptTimeout()
 	if a.Timeout > 0 {
 		if t, ok := tickDuration(a.Timeout, d.in.Speedup); ok {
 			timeout = t
 		}
 	}
+	// A step's deadline stops an attempt still running when it passes:
+	// the activity's ScheduleToCloseTimeout ends there.
+	var toClose time.Duration
+	if a.HasDeadline && a.Deadline > start {
+		if t, ok := tickDuration(a.Deadline-start, d.in.Speedup); ok {
+			toClose = t
+		}
+	}
 	ctx := workflow.WithActivityOptions(d.ctx, workflow.ActivityOptions{
-		ActivityID:          fmt.Sprintf("%s#%d", s.Key, a.N),
-		StartToCloseTimeout: timeout,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+		ActivityID:             fmt.Sprintf("%s#%d", s.Key, a.N),
+		StartToCloseTimeout:    timeout,
+		ScheduleToCloseTimeout: toClose,
+		RetryPolicy:            &temporal.RetryPolicy{MaximumAttempts: 1},
 	})
-	start := d.Now()
 	var out StepOutput
 	err := workflow.ExecuteActivity(ctx, StepActivity, in).Get(ctx, &out)
 	// The attempt took what its activity measured; one that never
@@ -797,10 +861,14 @@ func (d *driver) Attempt(a *interp.Attempt) (interp.Report, bool) {
 	var appErr *temporal.ApplicationError
 	if errors.As(err, &appErr) {
 		rep.NonRetryable = appErr.NonRetryable()
+		rep.Kind = d.prog.kinds[appErr.Type()]
+		if r := appErr.NextRetryDelay(); r > 0 {
+			rep.RetryAfter, rep.HasRetryAfter = elapsedTicks(r, d.in.Speedup), true
+		}
 		measured = appErr.HasDetails() && appErr.Details(&out) == nil
 	}
 	if measured {
-		rep.Took = min(interp.Ticks(out.Took), rep.Took)
+		rep.Took = interp.Ticks(out.Took)
 	}
 	return rep, true
 }
@@ -808,14 +876,6 @@ func (d *driver) Attempt(a *interp.Attempt) (interp.Report, bool) {
 // Cancel abandons an attempt (interp.Executor): Attempt waits for each
 // attempt to end, so none is ever running when the machine cancels one.
 func (d *driver) Cancel(*interp.Attempt) {}
-
-func ticksOf(ts []int64) []interp.Ticks {
-	out := make([]interp.Ticks, len(ts))
-	for i, t := range ts {
-		out[i] = interp.Ticks(t)
-	}
-	return out
-}
 
 func texts(vs []interp.Value) []string {
 	out := make([]string, len(vs))

@@ -200,7 +200,7 @@ const (
 )
 
 func kindOf(e *export.Entry) kind {
-	if notYet(e.Schedule.Consumer) != "" {
+	if beyondOracle(e.Schedule.Consumer) != "" {
 		return skip
 	}
 	switch codes := policyOf(e.Schedule).wantCodes(); {
