@@ -141,6 +141,59 @@ func TestDriveOnAnotherEngine(t *testing.T) {
 	}
 }
 
+// TestDrawOnDemand: an engine that draws each jittered wait as it begins
+// (Machine.Draw, Temporal's recorded random source) gets the transcript
+// the same draws given up front (Machine.Draws) give, for every decision
+// of testdata/runs with draws; and a draw outside [0, 1) counts as 0.
+func TestDrawOnDemand(t *testing.T) {
+	files, _ := filepath.Glob("testdata/runs/*.wf")
+	ran := 0
+	for _, f := range files {
+		res, wf, sc := load(t, f)
+		if len(sc.Draws) == 0 {
+			continue
+		}
+		want, err := interp.Run(res, wf, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng := &scripted{acts: sc.Actions, steps: sc.Steps}
+		m := interp.NewMachine(res, wf, nil, eng, eng)
+		drawn := 0
+		m.Draw = func() float64 {
+			u := sc.Draws[drawn%len(sc.Draws)]
+			drawn++
+			return u
+		}
+		if err := m.Drive(); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Transcript().String(); got != want.String() {
+			t.Errorf("%s: drawn on demand\n%s\ngiven up front\n%s", f, got, want)
+		}
+		if drawn == 0 {
+			t.Errorf("%s: nothing was drawn", f)
+		}
+		// Out of range is 0: the same as a first draw of 0.
+		zero := sc
+		zero.Draws = []float64{0}
+		nominal, _ := interp.Run(res, wf, zero)
+		eng = &scripted{acts: sc.Actions, steps: sc.Steps}
+		m = interp.NewMachine(res, wf, nil, eng, eng)
+		m.Draw = func() float64 { return 1.5 }
+		if err := m.Drive(); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Transcript().String(); got != nominal.String() {
+			t.Errorf("%s: a draw of 1.5\n%s\nwant as draws of 0\n%s", f, got, nominal)
+		}
+		ran++
+	}
+	if ran == 0 {
+		t.Fatal("no run of testdata/runs has draws")
+	}
+}
+
 const driveProgram = `workflow W {
   Autostart = true;
   Initial = A;

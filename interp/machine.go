@@ -102,6 +102,12 @@ type Machine struct {
 	chunks  [][]Entry // the entries, kept in chunks that never move
 	// Draws, if set, are the uniform draws of jittered waits (Scenario.Draws).
 	Draws []float64
+	// Draw, if set (and Draws is not), draws the uniform draw in [0, 1) of
+	// each jittered wait when the wait begins: an engine's own random
+	// source, which records what it drew so that a replay draws the same
+	// (Temporal's workflow.SideEffect). A value outside [0, 1) counts as 0.
+	// Without Draws or Draw every wait is nominal.
+	Draw func() float64
 
 	// OnStmt, if set, is told of every statement that runs: a goto, a
 	// call, a step, a case or default whose body runs, and a catch's case
@@ -529,8 +535,16 @@ func (m *Machine) policyWait(sched *codegen.Schedule, k int64, last, now Ticks) 
 		}
 		return next - now
 	}
-	if len(m.Draws) > 0 && sched.Jitter != nil {
+	switch {
+	case sched.Jitter == nil || k < 2:
+	case len(m.Draws) > 0:
 		return sched.DrawnWait(k, m.Draws[int((k-2)%int64(len(m.Draws)))])
+	case m.Draw != nil:
+		u := m.Draw()
+		if !(u >= 0 && u < 1) {
+			u = 0
+		}
+		return sched.DrawnWait(k, u)
 	}
 	return sched.NominalWait(k)
 }

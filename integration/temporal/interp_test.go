@@ -164,7 +164,7 @@ func onTemporal(t *testing.T, p *Program, wf *check.Workflow, sc interp.Scenario
 	if len(sc.Actions) == 0 {
 		afterStart(env, func() { env.SignalWorkflow(SignalFinish, nil) })
 	}
-	env.ExecuteWorkflow(wf.Decl.Name.Name, Input{Program: p.Hash, Workflow: wf.Decl.Name.Name, Linger: true, Draws: sc.Draws})
+	env.ExecuteWorkflow(wf.Decl.Name.Name, Input{Program: p.Hash, Workflow: wf.Decl.Name.Name, Linger: true, Draws: sc.Draws, Nominal: len(sc.Draws) == 0})
 	if !env.IsWorkflowCompleted() {
 		t.Fatalf("the workflow did not complete")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/codegen"
+	"github.com/wfc-lang/wfc/interp"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
 	"github.com/wfc-lang/wfc/parser"
 )
@@ -144,5 +145,60 @@ func TestJitterReplayedDraws(t *testing.T) {
 	}
 	if proved < 8 {
 		t.Errorf("only %d jittered steps proved", proved)
+	}
+}
+
+// TestJitterDrawnOnTemporal: a run given no draws draws each jittered
+// wait of its own (recorded in the history by workflow.SideEffect): every
+// wait lies in the policy's jitter band, as the schedule table gives it,
+// and they are not all the nominal wait; a run given Nominal waits the
+// nominal waits, as `wfc test` does without Draws.
+func TestJitterDrawnOnTemporal(t *testing.T) {
+	src := `workflow W { Autostart = true; Initial = A; event Go();
+  state A { subscribe Go(); on Go { Workflow.Once("charge", retry: Backoff.Fixed(TimeSpan.FromSeconds(10)).Jitter(0.5).MaxAttempts(8)) { Pay.Charge(); } goto Done; } }
+  terminal Done { } }`
+	p, _ := mustProgram(t, []Source{{Name: "jitter.wf", Text: src}})
+	waits := func(nominal bool) []interp.Ticks {
+		env := newEnv()
+		err := Register(env, Activities{Clock: env.Now, Calls: map[string]Call{"Pay.Charge": func(context.Context, []string) error {
+			return errors.New("down")
+		}}}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env.RegisterDelayedCallback(func() { env.SignalWorkflow("Go", []string{}) }, time.Minute)
+		env.ExecuteWorkflow("W", Input{Program: p.Hash, Workflow: "W", Nominal: nominal})
+		var appErr *temporal.ApplicationError
+		var tr interp.Transcript
+		if err := env.GetWorkflowError(); !errors.As(err, &appErr) || appErr.Details(&tr) != nil {
+			t.Fatalf("want the step to give up with the transcript, got %v", err)
+		}
+		var out []interp.Ticks
+		for _, e := range tr.Entries {
+			if e.Kind == interp.KWait {
+				out = append(out, e.Wait)
+			}
+		}
+		if len(out) != 7 {
+			t.Fatalf("%d waits, want 7:\n%s", len(out), &tr)
+		}
+		return out
+	}
+	const s = interp.Ticks(10_000_000)
+	drawn := waits(false)
+	same := true
+	for i, w := range drawn {
+		if w < 5*s || w > 15*s {
+			t.Errorf("wait %d is %v ticks, outside the band [5s, 15s]", i+1, w)
+		}
+		same = same && w == 10*s
+	}
+	if same {
+		t.Errorf("every drawn wait is the nominal 10s: nothing was drawn (%v)", drawn)
+	}
+	for i, w := range waits(true) {
+		if w != 10*s {
+			t.Errorf("nominal: wait %d is %v ticks, want 10s", i+1, w)
+		}
 	}
 }

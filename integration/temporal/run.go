@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -200,10 +201,15 @@ type Input struct {
 	// Draws, if set, are the uniform draws in [0, 1) of the run's
 	// jittered waits, used as a test's `Draws(…)` gives them to the
 	// reference interpreter (interp.Scenario.Draws): the wait before
-	// attempt k uses draw k-2, from the first again when they run out.
-	// Without them a jittered wait is its nominal wait (WF402). A draw
-	// outside [0, 1) fails the run at once (ProgramType).
+	// attempt k uses draw k-2, from the first again when they run out. A
+	// draw outside [0, 1) fails the run at once (ProgramType). Without
+	// them each jittered wait draws its own, at random, recorded in the
+	// history (workflow.SideEffect), so that a replay waits the same.
 	Draws []float64 `json:",omitempty"`
+	// Nominal makes every jittered wait its nominal wait, as `wfc test`
+	// waits without `Draws(…)`: what a run compared with such a test
+	// needs.
+	Nominal bool `json:",omitempty"`
 }
 
 // Call is an external call, registered as an activity under the call's
@@ -568,6 +574,15 @@ func runProgram(ctx workflow.Context, log *signalLog, prog *compiled, wf *check.
 	d.m = interp.NewMachine(prog.res, wf, prog.scheds, d, d)
 	d.m.MaxEntries = MaxEntries
 	d.m.Draws = in.Draws
+	if len(in.Draws) == 0 && !in.Nominal {
+		d.m.Draw = func() float64 {
+			var u float64
+			if err := workflow.SideEffect(ctx, func(workflow.Context) interface{} { return rand.Float64() }).Get(&u); err != nil {
+				return 0
+			}
+			return u
+		}
+	}
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (string, error) {
 		if s := d.m.State(); s != nil {
 			return s.Decl.Name.Name, nil
