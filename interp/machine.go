@@ -153,7 +153,7 @@ func NewMachine(res *check.Result, wf *check.Workflow, scheds []*codegen.Schedul
 	for _, s := range scheds {
 		m.scheds[s.Consumer] = s
 	}
-	m.tr.Version, m.tr.Workflow = 2, wf.Decl.Name.Name
+	m.tr.Version, m.tr.Workflow = 3, wf.Decl.Name.Name
 	return m
 }
 

@@ -171,8 +171,10 @@ type Entry struct {
 
 // Transcript is what one run did.
 type Transcript struct {
-	// Version is the transcript format's version, 2 (1 had no skip,
-	// cancel or timeout entries, no causes, kinds or Retry-After).
+	// Version is the transcript format's version, 3: times under named
+	// fields (`at_ticks`…) and typed `arguments` (entryjson.go), with the
+	// version-2 fields still written (2 had no skip, cancel or timeout
+	// entries, causes, kinds or Retry-After before; 1 none of them).
 	Version  int     `json:"version"`
 	Workflow string  `json:"workflow"`
 	Entries  []Entry `json:"entries"`

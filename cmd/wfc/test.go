@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -184,7 +185,7 @@ func runTest(f testFlags, args []string, stdin io.Reader, stdout, stderr io.Writ
 			}
 		}
 		j := testJSON{Name: t.Name, File: t.Decl.File.Name, Line: int(t.Decl.Range.Start.Line), Workflow: t.Workflow.Decl.Name.Name,
-			Passed: r.Passed(), Seconds: r.Elapsed.Seconds(), Failures: []failureJSON{}}
+			Passed: r.Passed(), ElapsedMS: float64(r.Elapsed) / float64(time.Millisecond), Seconds: r.Elapsed.Seconds(), Failures: []failureJSON{}}
 		if r.Err != nil {
 			j.Error = r.Err.Error()
 		}
@@ -285,14 +286,18 @@ type testDoc struct {
 }
 
 type testJSON struct {
-	Name     string        `json:"name"`
-	File     string        `json:"file"`
-	Line     int           `json:"line"`
-	Workflow string        `json:"workflow"`
-	Passed   bool          `json:"passed"`
-	Seconds  float64       `json:"seconds"`
-	Error    string        `json:"error,omitempty"`
-	Failures []failureJSON `json:"failures"`
+	Name     string `json:"name"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Workflow string `json:"workflow"`
+	Passed   bool   `json:"passed"`
+	// ElapsedMS is the run's wall-clock time in milliseconds; Seconds the
+	// same in seconds, the field's name until this release (deprecated,
+	// dropped in the next: docs/language.md, "JSON output").
+	ElapsedMS float64       `json:"elapsed_ms"`
+	Seconds   float64       `json:"seconds"`
+	Error     string        `json:"error,omitempty"`
+	Failures  []failureJSON `json:"failures"`
 	// Transcript is the run's transcript (docs/schema/transcript.schema.json),
 	// for a test that failed, and for every test with -v.
 	Transcript *interp.Transcript `json:"transcript,omitempty"`
