@@ -134,4 +134,3 @@ func Scenario(res *check.Result, wf *check.Workflow, src string) (interp.Scenari
 	}
 	return sc, nil
 }
-
