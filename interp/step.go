@@ -291,9 +291,10 @@ func (m *Machine) retry(r *stepRun, rep Report) (flow, bool) {
 		return m.giveUp(r, check.CauseExhausted, nil), false
 	}
 	now := m.clock.Now()
-	w := m.policyWait(r.sched, r.n+1, r.last, now)
-	if rep.HasRetryAfter {
-		w = rep.RetryAfter
+	// A Retry-After replaces the policy's wait, which is then not drawn.
+	w := rep.RetryAfter
+	if !rep.HasRetryAfter {
+		w = m.policyWait(r.sched, r.n+1, r.last, now)
 	}
 	if w > timespan.MaxTicks-now {
 		m.stop("attempt " + strconv.FormatInt(r.n+1, 10) + " of step " + strconv.Quote(r.s.Key) +

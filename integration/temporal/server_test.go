@@ -374,6 +374,11 @@ func TestServer(t *testing.T) {
 		t.Parallel()
 		generatedOnServer(t, c)
 	})
+
+	t.Run("rich steps", func(t *testing.T) {
+		t.Parallel()
+		richOnServer(t, c)
+	})
 	t.Cleanup(func() { t.Logf("TestServer took %v", time.Since(began).Round(time.Millisecond)) })
 }
 
@@ -583,13 +588,15 @@ func TestReplay(t *testing.T) {
 	files := gens
 	// The fault tests' runs: signals while the worker was down (taken in
 	// history order), a worker killed in a retry's wait, one killed twice.
-	for _, name := range []string{"down", "midretry", "killed"} {
+	// And a run of rich steps: kinds, a Retry-After, a jittered wait whose
+	// draw the history records, a cadence.
+	for _, name := range []string{"down", "midretry", "killed", "rich"} {
 		files = append(files, filepath.Join("testdata/histories", name+".json"))
 	}
 	// Each run's input names its program by hash: the replayer is started
 	// with them all, as a worker would be.
 	var progs []*Program
-	for name, src := range map[string]string{"order.wf": shipSource, "retry.wf": retrySource, "fault.wf": faultSource} {
+	for name, src := range map[string]string{"order.wf": shipSource, "retry.wf": retrySource, "fault.wf": faultSource, "rich.wf": richSource} {
 		p, _ := mustProgram(t, []Source{{Name: name, Text: src}})
 		progs = append(progs, p)
 	}
