@@ -14,8 +14,8 @@ import (
 
 	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/codegen"
-	"github.com/wfc-lang/wfc/interp"
 	export "github.com/wfc-lang/wfc/codegen/temporal"
+	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/parser"
 )
 
