@@ -280,6 +280,16 @@ func killedTwice(t *testing.T, s *server, speedup int64) bool {
 		downs = append(downs, [2]time.Time{down, time.Now()})
 	}
 	wg.Wait()
+	// The undisturbed batch decides as the reference does unless the
+	// machine could not keep up with the batch's real-time schedule (a
+	// run's first task or its timers seconds late, under load): then the
+	// whole case runs again slower, and only at the slowest speed does a
+	// difference fail the test.
+	if len(steadyDiffs) > 0 && speedup > 10 {
+		t.Logf("the undisturbed batch differs from the reference at Speedup %d (%d runs; the first: %s): again, slower",
+			speedup, len(steadyDiffs), steadyDiffs[0])
+		return false
+	}
 	for _, d := range steadyDiffs {
 		t.Errorf("undisturbed: %s", d)
 	}
