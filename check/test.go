@@ -8,6 +8,7 @@ import (
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
 )
 
 // Tests (docs/language.md, "Tests"): a test declaration names a workflow,
@@ -620,11 +621,14 @@ func (r *testResolver) stepName(what string, a *ast.Arg) (string, []*Step, bool)
 		}
 	}
 	if len(steps) == 0 {
-		h := c.didYouMean(s.Range, s.Value, cands)
-		if h.best != "" {
-			h = hint{best: `"` + h.best + `"`}
+		// The name is a string: the hint and its fix write the whole
+		// literal, quotes included, as the language writes it.
+		var h hint
+		if best := closest(s.Value, cands); best != "" {
+			lit := lexer.Quote(best)
+			h = c.replaceHint(s.Range, ast.Compact(c.file.Text(s.Range)), lit)
 		}
-		c.report(s.Range, diag.WF501, "workflow `%s` has no durable step %q%s", r.w.Decl.Name.Name, s.Value, h)
+		c.report(s.Range, diag.WF501, "workflow `%s` has no durable step %s%s", r.w.Decl.Name.Name, lexer.Quote(s.Value), h)
 		return s.Value, nil, false
 	}
 	c.res.Program.Info.use(s, steps[0]) // the name, for the editor's references and rename

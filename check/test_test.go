@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -73,5 +74,51 @@ test "approve" {
 	}
 	if o := p.Info.Uses[send.Decl.Call.Args[0].Value.(*ast.Call).Fun]; o != w.Events[0] {
 		t.Errorf("the event's name uses %v", o)
+	}
+}
+
+// A misspelt step's name in a test (WF501) comes with a fix that writes
+// the step's name as a whole string literal, quotes and escapes included,
+// in every statement that names a step; like every "did you mean", a
+// person applies it.
+func TestStepNameFix(t *testing.T) {
+	src := `workflow Flow {
+  Initial = A;
+  event Go();
+  state A { subscribe Go(); on Go { Workflow.Once("notify") { Mail.Send(); } Workflow.Once("tab\tname") { Mail.Send(); } goto End; } }
+  terminal End { }
+}
+test "t" {
+  Fail("notfiy");
+  Takes("notfiy", TimeSpan.Zero);
+  Fail("tab\tnmae");
+  Expect.GaveUp("notfiy");
+  Expect.Attempts("notfiy", TimeSpan.Zero);
+}
+`
+	prog, ds := parser.Parse([]parser.Source{{Name: "t.wf", Src: src}}, parser.Options{})
+	if len(ds) != 0 {
+		t.Fatal(ds)
+	}
+	res := check.Check(prog)
+	want := []string{`"notify"`, `"notify"`, `"tab\tname"`, `"notify"`, `"notify"`}
+	var got []string
+	for _, d := range res.Diags {
+		if d.Code != diag.WF501 {
+			t.Errorf("unexpected %v", d)
+			continue
+		}
+		if len(d.Fixes) != 1 || len(d.Fixes[0].Edits) != 1 {
+			t.Errorf("%d:%d: %s: fixes %+v, want one", d.Range.Start.Line, d.Range.Start.Column, d.Message, d.Fixes)
+			continue
+		}
+		f, e := d.Fixes[0], d.Fixes[0].Edits[0]
+		if f.MachineApplicable || e.Range != d.Range || src[e.Range.Start.Offset] != '"' || src[e.Range.End.Offset-1] != '"' {
+			t.Errorf("%s: fix %+v: want one a person applies, replacing the whole literal", d.Message, f)
+		}
+		got = append(got, e.NewText)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("fixes write %v, want %v", got, want)
 	}
 }
