@@ -534,6 +534,10 @@ func (r *testResolver) value(a *ast.Arg, p *Param) (TestArg, bool) {
 			c.res.Program.Info.use(e, v.Member)
 			return v, true
 		}
+		if str, ok := e.(*ast.StringLit); ok && id == nil && !str.Bad {
+			r.stringForMember(str, ty.Enum, pname)
+			return v, false
+		}
 		if id == nil {
 			c.report(e.Rng(), diag.WF502, "parameter `%s` is of enum `%s`: write one of its members (%s); found `%s`", pname, en, strings.Join(cands, ", "), ast.Compact(c.file.Text(e.Rng())))
 			return v, false
@@ -558,6 +562,57 @@ func (r *testResolver) value(a *ast.Arg, p *Param) (TestArg, bool) {
 	tname := p.Decl.Type.Name.Name
 	c.report(e.Rng(), diag.WF502, "parameter `%s` is of type `%s`; found `%s`", pname, tname, ast.Compact(c.file.Text(e.Rng())))
 	return v, false
+}
+
+// stringForMember reports a string written where a member of enum en
+// belongs (parameter pname), with the members it may mean: the member
+// its text names (written bare or qualified, `"Ok"` or `"Decision.Ok"`),
+// else the members it names but for case, else the closest member. One
+// member named exactly or but for case is a fix that needs no decision
+// (machine-applicable); several, or a guess, are for a person to choose.
+func (r *testResolver) stringForMember(str *ast.StringLit, en *Enum, pname string) {
+	c := r.c
+	name := en.Decl.Name.Name
+	text := strings.TrimPrefix(str.Value, name+".")
+	var cands []string
+	for _, m := range en.Members {
+		cands = append(cands, m.Ident.Name)
+	}
+	var found []string
+	sure := false
+	if m := en.member(text); m != nil {
+		found, sure = []string{m.Ident.Name}, true
+	} else {
+		seen := map[string]bool{}
+		for _, m := range en.Members {
+			if strings.EqualFold(m.Ident.Name, text) && !seen[m.Ident.Name] {
+				seen[m.Ident.Name] = true
+				found = append(found, m.Ident.Name)
+			}
+		}
+		sure = len(found) == 1
+		if len(found) == 0 {
+			if best := closest(text, cands); best != "" {
+				found = []string{best}
+			}
+		}
+	}
+	written := ast.Compact(c.file.Text(str.Range))
+	var d *diag.Diagnostic
+	switch {
+	case len(found) == 0:
+		d = c.report(str.Range, diag.WF502, "parameter `%s` is of enum `%s`: write one of its members, without quotes (%s); found the string `%s`", pname, name, strings.Join(cands, ", "), written)
+	case sure:
+		d = c.report(str.Range, diag.WF502, "parameter `%s` is of enum `%s`: write its member `%s`, without quotes; found the string `%s`", pname, name, found[0], written)
+	case len(found) == 1:
+		d = c.report(str.Range, diag.WF502, "parameter `%s` is of enum `%s`: write one of its members, without quotes; found the string `%s`; did you mean `%s`?", pname, name, written, found[0])
+	default:
+		d = c.report(str.Range, diag.WF502, "parameter `%s` is of enum `%s`: write one of its members, without quotes; found the string `%s`, which could be %s", pname, name, written, orList(found))
+	}
+	for _, f := range found {
+		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", written, f), MachineApplicable: sure,
+			Edits: []diag.Edit{{File: c.file.Name, Range: str.Range, NewText: f}}})
+	}
 }
 
 func (r *testResolver) take(st *ast.CallStmt) {

@@ -122,3 +122,55 @@ test "t" {
 		t.Errorf("fixes write %v, want %v", got, want)
 	}
 }
+
+// A string where an enum member belongs (WF502) is told the member to
+// write: a fix that needs no decision when the text names one member,
+// bare, qualified or but for case; fixes for a person to choose when it
+// matches several but for case, or is only near one; none otherwise.
+func TestStringForMemberFix(t *testing.T) {
+	src := `enum Decision { Ok, No }
+enum Answer { Yes, YES }
+workflow Flow {
+  Initial = A;
+  event Done(Decision d);
+  event Vote(Answer a);
+  state A { subscribe Done(Decision d); on Done(Decision d) { goto End; } subscribe Vote(Answer a); on Vote { goto End; } }
+  terminal End { }
+}
+test "t" {
+  Send(Done("Ok"));
+  Send(Done("Decision.No"));
+  Send(Done("ok"));
+  Send(Vote("yes"));
+  Send(Done("Okk"));
+  Send(Done("maybe"));
+}
+`
+	prog, ds := parser.Parse([]parser.Source{{Name: "t.wf", Src: src}}, parser.Options{})
+	if len(ds) != 0 {
+		t.Fatal(ds)
+	}
+	want := []string{"Ok!", "No!", "Ok!", "Yes YES", "Ok", ""}
+	var got []string
+	for _, d := range check.Check(prog).Diags {
+		if d.Code != diag.WF502 {
+			t.Errorf("unexpected %v", d)
+			continue
+		}
+		var fs []string
+		for _, f := range d.Fixes {
+			if len(f.Edits) != 1 || f.Edits[0].Range != d.Range {
+				t.Errorf("%s: fix %+v does not replace the string", d.Message, f)
+			}
+			mark := ""
+			if f.MachineApplicable {
+				mark = "!"
+			}
+			fs = append(fs, f.Edits[0].NewText+mark)
+		}
+		got = append(got, strings.Join(fs, " "))
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("fixes %q, want %q", got, want)
+	}
+}

@@ -160,6 +160,7 @@ var MachineFixes = map[ID]string{
 	WF317: "a stale ignore comment, or a stale code in it, is removed; a code in lower case is written in upper case",
 	WF208: "a `catch` case the step can never reach is removed",
 	WF322: "`.NonRetryable(…)` or `.RetryOn(…)` on a milestone's policy, where windows pass and never fail with a kind, is deleted",
+	WF502: "a string in a test where an enum member belongs, when its text names exactly one member, bare, qualified or but for case (`Send(Complete(\"Ok\"))` → `Send(Complete(Ok))`)",
 }
 
 // catalogue indexes Codes by ID, built once.
@@ -519,7 +520,7 @@ var Codes = []Code{
 		testOf("  Send(Og(), at: TimeSpan.FromSeconds(5));\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
 	{"WF502", Error, Meaning, ScopeDecl, "wrong arguments in a test",
-		"Each test statement takes its own arguments: `Send(Event(args), at: t)` with one argument per event parameter, of the parameter's type (a member of the parameter's enum, a string, a number…), `Take(Slot, at: t)`, `Fail(\"step\", times: n, kind: K, retryAfter: t)` with `K` an error kind (a member of an enum of the program), `Takes(\"step\", d, attempt: n)`, `Draws(u, …)` with each draw in [0, 1) and one `Draws` per test, `Expect.State(S, at: t)`, `Expect.End(S, at: t)` with a terminal `S`, `Expect.GaveUp(\"step\", at: t)`, `Expect.Attempts(\"step\", t1, t2, …)`, `Expect.Call(X.Y(args), at: t)`, `Expect.Stopped(at: t)`; `Start(at: t)` only in a workflow that does not start by itself.",
+		"Each test statement takes its own arguments: `Send(Event(args), at: t)` with one argument per event parameter, of the parameter's type (a member of the parameter's enum, a string, a number…), `Take(Slot, at: t)`, `Fail(\"step\", times: n, kind: K, retryAfter: t)` with `K` an error kind (a member of an enum of the program), `Takes(\"step\", d, attempt: n)`, `Draws(u, …)` with each draw in [0, 1) and one `Draws` per test, `Expect.State(S, at: t)`, `Expect.End(S, at: t)` with a terminal `S`, `Expect.GaveUp(\"step\", at: t)`, `Expect.Attempts(\"step\", t1, t2, …)`, `Expect.Call(X.Y(args), at: t)`, `Expect.Stopped(at: t)`; `Start(at: t)` only in a workflow that does not start by itself. A string where an enum member belongs (`Send(Complete(\"Ok\"))`) is told which member to write: its fix writes the member its text names (`\"Ok\"` or `\"Decision.Ok\"`), or names but for case (`\"ok\"`), and needs no decision when that is one member; when its text matches several members but for case, or is only near one (`\"Okk\"`), the fixes are for a person to choose.",
 		testOf("  Send(Go(1), at: TimeSpan.FromSeconds(5));\n"),
 		testOf("  Send(Go(), at: TimeSpan.FromSeconds(5));\n")},
 	{"WF503", Error, Meaning, ScopeDecl, "bad time in a test",
