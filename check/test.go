@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
@@ -950,6 +951,82 @@ func (r *testResolver) expectedCall(x *Expect, a *ast.Arg) bool {
 	if len(x.Calls) == 0 {
 		c.report(call.Fun.Rng(), diag.WF501, "workflow `%s` makes no call `%s`%s", r.w.Decl.Name.Name, fun, c.didYouMean(call.Fun.Rng(), fun, cands))
 		return false
+	}
+	good := true
+	for i := range x.Args {
+		good = r.expectedMember(x, i) && good
+	}
+	return good
+}
+
+// expectedMember resolves argument i of an expected call when it names an
+// enum member, so that the runner compares it with the run's argument by
+// the member, however either is written: `Decision.Ok`, a member of a
+// declared enum, is that member; a bare `Ok` is the member of that name
+// of the enum the calls it may match (those of its arity, with its label
+// there) take at its place — a handler parameter's enum, or the enum of a
+// member written there. A bare name no such enum has stays a name, as in
+// a workflow's call; one that two enums there have, or a qualified name
+// its enum lacks, is WF502.
+func (r *testResolver) expectedMember(x *Expect, i int) bool {
+	c := r.c
+	a := &x.Args[i]
+	switch e := a.Value.(type) {
+	case *ast.Selector:
+		n, ok := e.X.(*ast.Name)
+		if !ok || e.Sel == nil {
+			return true
+		}
+		d, ok := c.global(n.Name).(*ast.Enum)
+		if !ok || c.dup(n.Name) {
+			return true // not an enum: a name, compared as written
+		}
+		en := c.model.enumOf(d)
+		if en == nil {
+			return true
+		}
+		if a.Member = en.member(e.Sel.Name); a.Member == nil {
+			c.report(e.Sel.Range, diag.WF502, "`%s` is not a member of enum `%s`%s", e.Sel.Name, n.Name, c.didYouMean(e.Sel.Range, e.Sel.Name, memberNames(en)))
+			return false
+		}
+		c.res.Program.Info.use(e.Sel, a.Member)
+	case *ast.Name:
+		var found []*EnumMember
+		for _, cl := range x.Calls {
+			if len(cl.Args) != len(x.Args) || cl.Args[i].Label != a.Label {
+				continue
+			}
+			var en *Enum
+			switch ca := cl.Args[i]; {
+			case ca.Param != nil:
+				en = ca.Param.Type.Enum
+			case ca.Member != nil:
+				en = ca.Member.Enum
+			}
+			if en == nil {
+				continue
+			}
+			if m := en.member(e.Name); m != nil && !slices.Contains(found, m) {
+				found = append(found, m)
+			}
+		}
+		switch len(found) {
+		case 0:
+		case 1:
+			a.Member = found[0]
+			c.res.Program.Info.use(e, a.Member)
+		default:
+			var qs []string
+			for _, m := range found {
+				qs = append(qs, m.Enum.Decl.Name.Name+"."+m.Ident.Name)
+			}
+			d := c.report(e.Range, diag.WF502, "`%s` is ambiguous: the calls `%s` this may match take enums %s here, each with a member `%s`; write it qualified, %s", e.Name, x.Call, enumList(found), e.Name, orList(qs))
+			for _, q := range qs {
+				d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", e.Name, q),
+					Edits: []diag.Edit{{File: c.file.Name, Range: e.Range, NewText: q}}})
+			}
+			return false
+		}
 	}
 	return true
 }

@@ -174,3 +174,66 @@ test "t" {
 		t.Errorf("fixes %q, want %q", got, want)
 	}
 }
+
+// An enum member in a call resolves into the model by pointer: written
+// `Enum.Member` in a workflow's call (outside a handler too), and in an
+// expected call written qualified or bare, a bare name by the enum the
+// matching calls take at its place; a name no such enum has stays a name.
+func TestCallMembersInModel(t *testing.T) {
+	src := `enum Decision { Ok, No }
+enum Other { Ok }
+workflow Flow {
+  Initial = A;
+  Autostart = true;
+  event Done(Decision d);
+  state A {
+    subscribe Done(Decision d) { Finished { Within = TimeSpan.FromHours(1); Unfinished { Audit.Log(Decision.No, Decision); } } }
+    on Done(Decision d) { Mail.Send(d, Other.Ok); goto End; }
+  }
+  terminal End { }
+}
+test "t" {
+  Expect.Call(Mail.Send(Ok, Ok));
+  Expect.Call(Mail.Send(Decision.No, Other.Ok));
+  Expect.Call(Audit.Log(No, Decision));
+}
+`
+	prog, ds := parser.Parse([]parser.Source{{Name: "t.wf", Src: src}}, parser.Options{})
+	if len(ds) != 0 {
+		t.Fatal(ds)
+	}
+	res := check.CheckWith(prog, check.Options{Info: true})
+	for _, d := range res.Diags {
+		t.Errorf("%v", d)
+	}
+	p := res.Program
+	dec, other := p.Enums[0], p.Enums[1]
+	w := p.Workflows[0]
+	var calls []*check.Call
+	for _, sub := range w.States[0].Subscriptions {
+		calls = append(calls, sub.Milestones[0].Outcomes[0].Body.Stmts[0].(*check.Call))
+		calls = append(calls, sub.Handler.Body.Stmts[0].(*check.Call))
+	}
+	audit, send := calls[0], calls[1]
+	if audit.Args[0].Member != dec.Members[1] || audit.Args[1].Member != nil {
+		t.Errorf("Audit.Log's members: %v, %v", audit.Args[0].Member, audit.Args[1].Member)
+	}
+	if send.Args[0].Member != nil || send.Args[0].Param == nil || send.Args[1].Member != other.Members[0] {
+		t.Errorf("Mail.Send's arguments: %+v", send.Args)
+	}
+	if o := p.Info.Uses[audit.Args[0].Value.(*ast.Selector).Sel]; o != dec.Members[1] {
+		t.Errorf("Decision.No in the call uses %v", o)
+	}
+	want := [][]*check.EnumMember{{dec.Members[0], other.Members[0]}, {dec.Members[1], other.Members[0]}, {dec.Members[1], nil}}
+	xs := p.Tests[0].Expects
+	if len(xs) != len(want) {
+		t.Fatalf("%d expectations", len(xs))
+	}
+	for i, x := range xs {
+		for k, a := range x.Args {
+			if a.Member != want[i][k] {
+				t.Errorf("expectation %d, argument %d: member %v, want %v", i+1, k+1, a.Member, want[i][k])
+			}
+		}
+	}
+}
