@@ -582,6 +582,12 @@ func (wb *wfBuilder) block(s *State, h *Handler, d *ast.Block) *Block {
 						wb.use(n, p)
 					}
 				}
+				if x, ok := a.Value.(*ast.Selector); ok {
+					if m := wb.wc.refOf(x).member; m != nil {
+						call.Args[i].Member = m
+						wb.use(x.Sel, m)
+					}
+				}
 			}
 			b.Stmts = append(b.Stmts, call)
 		}

@@ -456,6 +456,12 @@ type Arg struct {
 	// Param is the handler parameter the value names, when it is one (a
 	// call in a handler's body): at run time the event's argument.
 	Param *Param
+	// Member is the enum member the value names: in a workflow's call, an
+	// argument written `Enum.Member`; in a test's expected call
+	// (Expect.Call), the member the argument resolves to, written
+	// qualified or bare (a bare name by the enums the calls it may match
+	// take there). Nil for anything else.
+	Member *EnumMember
 }
 
 // Step is a durable step `Workflow.Once("name", retry: p) { … }`.

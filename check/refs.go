@@ -11,8 +11,9 @@ import "github.com/wfc-lang/wfc/ast"
 // *ast.Subscribe (its event), a *ast.Handler (the subscription it answers,
 // and the enum its cases match with the parameter of that type), a
 // *ast.Case (its enum member), a *ast.State of a workflow with `Tracks`
-// (the tracked enum's member named like it) and a call argument's
-// *ast.Name (the handler parameter it names). A reference that did not
+// (the tracked enum's member named like it), a call argument's *ast.Name
+// (the handler parameter it names) and a call argument's *ast.Selector
+// (the enum member `Enum.Member` names). A reference that did not
 // resolve is not recorded.
 type ref struct {
 	state  *ast.State     // a goto's target
@@ -20,7 +21,7 @@ type ref struct {
 	sub    *ast.Subscribe // the subscription a handler answers
 	enum   *ast.Enum      // a handler's enum: the type of param
 	param  *ast.Param     // a handler's enum parameter; the parameter an argument names
-	member *EnumMember    // a case label's member; a state's tracked member; a catch case's kind
+	member *EnumMember    // a case label's member; a state's tracked member; a catch case's kind; a call argument's member
 	cause  Cause          // a catch case's reason
 }
 
@@ -71,26 +72,52 @@ func handlerParams(h *ast.Handler, ev *ast.Event) *ast.Params {
 	return h.Params
 }
 
-// callArgs resolves the arguments of a call made in a handler's body that
-// name one of its parameters (params, nil outside a handler): at run time
-// such an argument is the event's argument (docs/language.md, "Calls").
-// Any other name stays a name, which the compiler does not resolve.
-func (wc *wfCtx) callArgs(call *ast.Call, params *ast.Params) {
-	if params == nil {
-		return
-	}
+// callArgs resolves the arguments of a call: an argument that names one
+// of the handler's parameters (params, nil outside a handler) is at run
+// time the event's argument (docs/language.md, "Calls"); one written
+// `Enum.Member`, a member of a declared enum, is that member. Any other
+// name stays a name, which the compiler does not resolve.
+func (c *checker) callArgs(wc *wfCtx, call *ast.Call, params *ast.Params) {
 	for _, a := range call.Args {
-		n, ok := a.Value.(*ast.Name)
-		if !ok {
-			continue
-		}
-		for _, p := range params.List {
-			if p.Name != nil && p.Name.Name == n.Name {
-				wc.resolved(n, ref{param: p})
-				break
+		switch x := a.Value.(type) {
+		case *ast.Name:
+			if params == nil {
+				continue
+			}
+			for _, p := range params.List {
+				if p.Name != nil && p.Name.Name == x.Name {
+					wc.resolved(x, ref{param: p})
+					break
+				}
+			}
+		case *ast.Selector:
+			if m := c.qualifiedMember(x, params); m != nil {
+				wc.resolved(x, ref{member: m})
 			}
 		}
 	}
+}
+
+// qualifiedMember is the member `Enum.Member` names, when x is written so
+// with the name of a declared enum (declared once) that has that member,
+// and not the name of one of params; else nil.
+func (c *checker) qualifiedMember(x *ast.Selector, params *ast.Params) *EnumMember {
+	n, ok := x.X.(*ast.Name)
+	if !ok || x.Sel == nil {
+		return nil
+	}
+	if params != nil {
+		for _, p := range params.List {
+			if p.Name != nil && p.Name.Name == n.Name {
+				return nil // a parameter's field
+			}
+		}
+	}
+	d, ok := c.global(n.Name).(*ast.Enum)
+	if !ok || c.dup(n.Name) {
+		return nil
+	}
+	return c.model.enumOf(d).member(x.Sel.Name)
 }
 
 // terminalRefs resolves, without a word, the references in terminal state

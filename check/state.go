@@ -477,7 +477,7 @@ func (c *checker) caseLabel(bc *blockCtx, cs *ast.Case, sc *scope) {
 func (c *checker) callStmt(bc *blockCtx, st *ast.CallStmt) {
 	name, _ := ast.DottedName(st.Call.Fun)
 	if st.Body == nil {
-		bc.sc.wc.callArgs(st.Call, bc.params)
+		c.callArgs(bc.sc.wc, st.Call, bc.params)
 		if name == "Workflow.Once" {
 			c.report(st.Call.Range, diag.WF118, "`Workflow.Once` is a durable step and needs a body: write `Workflow.Once(\"name\") { … }`")
 		}

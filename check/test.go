@@ -3,11 +3,13 @@ package check
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check/vocab"
 	"github.com/wfc-lang/wfc/diag"
+	"github.com/wfc-lang/wfc/lexer"
 )
 
 // Tests (docs/language.md, "Tests"): a test declaration names a workflow,
@@ -533,6 +535,10 @@ func (r *testResolver) value(a *ast.Arg, p *Param) (TestArg, bool) {
 			c.res.Program.Info.use(e, v.Member)
 			return v, true
 		}
+		if str, ok := e.(*ast.StringLit); ok && id == nil && !str.Bad {
+			r.stringForMember(str, ty.Enum, pname)
+			return v, false
+		}
 		if id == nil {
 			c.report(e.Rng(), diag.WF502, "parameter `%s` is of enum `%s`: write one of its members (%s); found `%s`", pname, en, strings.Join(cands, ", "), ast.Compact(c.file.Text(e.Rng())))
 			return v, false
@@ -557,6 +563,57 @@ func (r *testResolver) value(a *ast.Arg, p *Param) (TestArg, bool) {
 	tname := p.Decl.Type.Name.Name
 	c.report(e.Rng(), diag.WF502, "parameter `%s` is of type `%s`; found `%s`", pname, tname, ast.Compact(c.file.Text(e.Rng())))
 	return v, false
+}
+
+// stringForMember reports a string written where a member of enum en
+// belongs (parameter pname), with the members it may mean: the member
+// its text names (written bare or qualified, `"Ok"` or `"Decision.Ok"`),
+// else the members it names but for case, else the closest member. One
+// member named exactly or but for case is a fix that needs no decision
+// (machine-applicable); several, or a guess, are for a person to choose.
+func (r *testResolver) stringForMember(str *ast.StringLit, en *Enum, pname string) {
+	c := r.c
+	name := en.Decl.Name.Name
+	text := strings.TrimPrefix(str.Value, name+".")
+	var cands []string
+	for _, m := range en.Members {
+		cands = append(cands, m.Ident.Name)
+	}
+	var found []string
+	sure := false
+	if m := en.member(text); m != nil {
+		found, sure = []string{m.Ident.Name}, true
+	} else {
+		seen := map[string]bool{}
+		for _, m := range en.Members {
+			if strings.EqualFold(m.Ident.Name, text) && !seen[m.Ident.Name] {
+				seen[m.Ident.Name] = true
+				found = append(found, m.Ident.Name)
+			}
+		}
+		sure = len(found) == 1
+		if len(found) == 0 {
+			if best := closest(text, cands); best != "" {
+				found = []string{best}
+			}
+		}
+	}
+	written := ast.Compact(c.file.Text(str.Range))
+	var d *diag.Diagnostic
+	switch {
+	case len(found) == 0:
+		d = c.report(str.Range, diag.WF502, "parameter `%s` is of enum `%s`: write one of its members, without quotes (%s); found the string `%s`", pname, name, strings.Join(cands, ", "), written)
+	case sure:
+		d = c.report(str.Range, diag.WF502, "parameter `%s` is of enum `%s`: write its member `%s`, without quotes; found the string `%s`", pname, name, found[0], written)
+	case len(found) == 1:
+		d = c.report(str.Range, diag.WF502, "parameter `%s` is of enum `%s`: write one of its members, without quotes; found the string `%s`; did you mean `%s`?", pname, name, written, found[0])
+	default:
+		d = c.report(str.Range, diag.WF502, "parameter `%s` is of enum `%s`: write one of its members, without quotes; found the string `%s`, which could be %s", pname, name, written, orList(found))
+	}
+	for _, f := range found {
+		d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", written, f), MachineApplicable: sure,
+			Edits: []diag.Edit{{File: c.file.Name, Range: str.Range, NewText: f}}})
+	}
 }
 
 func (r *testResolver) take(st *ast.CallStmt) {
@@ -620,11 +677,14 @@ func (r *testResolver) stepName(what string, a *ast.Arg) (string, []*Step, bool)
 		}
 	}
 	if len(steps) == 0 {
-		h := c.didYouMean(s.Range, s.Value, cands)
-		if h.best != "" {
-			h = hint{best: `"` + h.best + `"`}
+		// The name is a string: the hint and its fix write the whole
+		// literal, quotes included, as the language writes it.
+		var h hint
+		if best := closest(s.Value, cands); best != "" {
+			lit := lexer.Quote(best)
+			h = c.replaceHint(s.Range, ast.Compact(c.file.Text(s.Range)), lit)
 		}
-		c.report(s.Range, diag.WF501, "workflow `%s` has no durable step %q%s", r.w.Decl.Name.Name, s.Value, h)
+		c.report(s.Range, diag.WF501, "workflow `%s` has no durable step %s%s", r.w.Decl.Name.Name, lexer.Quote(s.Value), h)
 		return s.Value, nil, false
 	}
 	c.res.Program.Info.use(s, steps[0]) // the name, for the editor's references and rename
@@ -891,6 +951,82 @@ func (r *testResolver) expectedCall(x *Expect, a *ast.Arg) bool {
 	if len(x.Calls) == 0 {
 		c.report(call.Fun.Rng(), diag.WF501, "workflow `%s` makes no call `%s`%s", r.w.Decl.Name.Name, fun, c.didYouMean(call.Fun.Rng(), fun, cands))
 		return false
+	}
+	good := true
+	for i := range x.Args {
+		good = r.expectedMember(x, i) && good
+	}
+	return good
+}
+
+// expectedMember resolves argument i of an expected call when it names an
+// enum member, so that the runner compares it with the run's argument by
+// the member, however either is written: `Decision.Ok`, a member of a
+// declared enum, is that member; a bare `Ok` is the member of that name
+// of the enum the calls it may match (those of its arity, with its label
+// there) take at its place — a handler parameter's enum, or the enum of a
+// member written there. A bare name no such enum has stays a name, as in
+// a workflow's call; one that two enums there have, or a qualified name
+// its enum lacks, is WF502.
+func (r *testResolver) expectedMember(x *Expect, i int) bool {
+	c := r.c
+	a := &x.Args[i]
+	switch e := a.Value.(type) {
+	case *ast.Selector:
+		n, ok := e.X.(*ast.Name)
+		if !ok || e.Sel == nil {
+			return true
+		}
+		d, ok := c.global(n.Name).(*ast.Enum)
+		if !ok || c.dup(n.Name) {
+			return true // not an enum: a name, compared as written
+		}
+		en := c.model.enumOf(d)
+		if en == nil {
+			return true
+		}
+		if a.Member = en.member(e.Sel.Name); a.Member == nil {
+			c.report(e.Sel.Range, diag.WF502, "`%s` is not a member of enum `%s`%s", e.Sel.Name, n.Name, c.didYouMean(e.Sel.Range, e.Sel.Name, memberNames(en)))
+			return false
+		}
+		c.res.Program.Info.use(e.Sel, a.Member)
+	case *ast.Name:
+		var found []*EnumMember
+		for _, cl := range x.Calls {
+			if len(cl.Args) != len(x.Args) || cl.Args[i].Label != a.Label {
+				continue
+			}
+			var en *Enum
+			switch ca := cl.Args[i]; {
+			case ca.Param != nil:
+				en = ca.Param.Type.Enum
+			case ca.Member != nil:
+				en = ca.Member.Enum
+			}
+			if en == nil {
+				continue
+			}
+			if m := en.member(e.Name); m != nil && !slices.Contains(found, m) {
+				found = append(found, m)
+			}
+		}
+		switch len(found) {
+		case 0:
+		case 1:
+			a.Member = found[0]
+			c.res.Program.Info.use(e, a.Member)
+		default:
+			var qs []string
+			for _, m := range found {
+				qs = append(qs, m.Enum.Decl.Name.Name+"."+m.Ident.Name)
+			}
+			d := c.report(e.Range, diag.WF502, "`%s` is ambiguous: the calls `%s` this may match take enums %s here, each with a member `%s`; write it qualified, %s", e.Name, x.Call, enumList(found), e.Name, orList(qs))
+			for _, q := range qs {
+				d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", e.Name, q),
+					Edits: []diag.Edit{{File: c.file.Name, Range: e.Range, NewText: q}}})
+			}
+			return false
+		}
 	}
 	return true
 }

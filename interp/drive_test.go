@@ -388,8 +388,14 @@ func subjectMismatch(wf *check.Workflow, e *interp.Entry, about interp.Subject) 
 			return "neither a step nor a subscription"
 		}
 	case interp.KCall:
-		if c, ok := about.(*check.Call); !ok || c.Fun != e.Name {
+		inv, ok := about.(*interp.Invocation)
+		if !ok || inv.Call == nil || inv.Call.Fun != e.Name || inv.Name != e.Name || len(inv.Args) != len(e.Args) {
 			return "not the call"
+		}
+		for k, v := range inv.Args {
+			if v.Text != e.Args[k] {
+				return "not the call's arguments"
+			}
 		}
 	}
 	return ""

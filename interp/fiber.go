@@ -165,11 +165,11 @@ func (m *Machine) step1(fib *fiber) fiberState {
 			return gone
 		case *check.Call:
 			m.told(st)
-			inv := m.invocation(st, fib.f)
+			m.inv = m.invocation(st, fib.f)
 			e := m.now(KCall)
-			e.Name, e.Args = inv.Name, m.texts(inv.Args)
-			m.record(&e, st)
-			m.exec.Call(inv)
+			e.Name, e.Args = m.inv.Name, m.texts(m.inv.Args)
+			m.record(&e, &m.inv)
+			m.exec.Call(m.inv)
 		case *check.Step:
 			m.told(st)
 			switch m.reach(st, fib) {
@@ -245,8 +245,8 @@ func (f *frame) member() *check.EnumMember {
 }
 
 // invocation evaluates a call's arguments: an argument that names a
-// handler parameter is the event's argument, anything else its source
-// form.
+// handler parameter is the event's argument, one written `Enum.Member`
+// that member (in its source form), anything else its source form.
 func (m *Machine) invocation(c *check.Call, f *frame) Invocation {
 	plan := m.plans[c]
 	if plan == nil {
@@ -258,7 +258,7 @@ func (m *Machine) invocation(c *check.Call, f *frame) Invocation {
 	}
 	inv := Invocation{Call: c, Name: c.Fun, Args: m.values(len(plan))}
 	for i, p := range plan {
-		v := Value{Text: p.text}
+		v := Value{Text: p.text, Member: p.member}
 		if fv, ok := f.arg(p.param); ok {
 			v = fv
 			if p.label != "" {
@@ -271,17 +271,18 @@ func (m *Machine) invocation(c *check.Call, f *frame) Invocation {
 }
 
 // argPlan is a call argument's evaluation worked out once: its text as
-// written (label included), and the handler parameter whose argument
-// replaces it.
+// written (label included), the enum member it names, if any, and the
+// handler parameter whose argument replaces it.
 type argPlan struct {
 	text, label string
+	member      *check.EnumMember
 	param       *check.Param
 }
 
 func planCall(c *check.Call) []argPlan {
 	plan := make([]argPlan, len(c.Args))
 	for i, a := range c.Args {
-		p := argPlan{text: exprText(a.Value), label: a.Label, param: a.Param}
+		p := argPlan{text: exprText(a.Value), label: a.Label, member: a.Member, param: a.Param}
 		if a.Label != "" {
 			p.text = a.Label + ": " + p.text
 		}

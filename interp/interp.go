@@ -62,7 +62,9 @@ type Value struct {
 	// Text is the value in source form: `Ok`, `"hi"`, `42`, `1.5`, `true`,
 	// or a name the compiler does not resolve (`Order`).
 	Text string
-	// Member is the enum member, for a value of an enum type.
+	// Member is the enum member, for a value of an enum type (an event's
+	// argument) or a call's argument written `Enum.Member`
+	// (check.Arg.Member).
 	Member *check.EnumMember
 }
 

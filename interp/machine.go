@@ -89,6 +89,9 @@ type Machine struct {
 	strs  []string
 	vals  []Value
 	plans map[*check.Call][]argPlan
+	// inv is the call a handler is making, which its entry is about
+	// (Subject) while OnEntry is told of it.
+	inv Invocation
 
 	// MaxEntries, if positive and below the package's MaxEntries, bounds
 	// this run's transcript instead (a fuzz target keeps each run short).
@@ -134,7 +137,10 @@ type Machine struct {
 //	give-up, skip, a step's cancel,
 //	and a step's wait                 *check.Step
 //	a queued handler's cancel         *check.Subscription
-//	call                              *check.Call
+//	call                              *Invocation: the model's Call with the
+//	                                  arguments the run passed (an enum
+//	                                  member by pointer), valid while
+//	                                  OnEntry is told of it
 type Subject = any
 
 // NewMachine prepares a run of wf, one of res's workflows, on an engine's

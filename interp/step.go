@@ -195,10 +195,11 @@ func (m *Machine) attempt(r *stepRun) (flow, bool) {
 		e.Of = b
 	}
 	m.record(&e, r.s)
-	for _, c := range r.calls {
+	for i := range r.calls {
+		c := &r.calls[i]
 		e := m.now(KCall)
 		e.Name, e.Args = c.Name, m.texts(c.Args)
-		m.record(&e, c.Call)
+		m.record(&e, c)
 	}
 	if m.ended {
 		return halted, false

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/wfc-lang/wfc/diag"
@@ -653,6 +654,41 @@ func (l *lx) str() {
 			l.advanceRune()
 		}
 	}
+}
+
+// Quote writes s as a string literal of the language, the inverse of
+// Unquote: `"` and `\` escaped, a line break, tab or NUL by its escape
+// (`\n`, `\r`, `\t`, `\0`), another control character or one that is
+// not printable as `\uXXXX`; every other character as itself. A fix that
+// writes a string (a step's name) writes it so.
+func Quote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case 0:
+			b.WriteString(`\0`)
+		default:
+			if r <= 0xFFFF && (r == utf8.RuneError || !unicode.IsPrint(r)) {
+				fmt.Fprintf(&b, `\u%04x`, r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // Unquote returns the value of a string literal's text (quotes included).

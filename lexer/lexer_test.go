@@ -141,6 +141,34 @@ func TestUnquote(t *testing.T) {
 	}
 }
 
+// TestQuote: Quote writes a literal the lexer reads back as the same
+// string, with no error, and plain text as itself.
+func TestQuote(t *testing.T) {
+	tests := map[string]string{
+		"notify":      `"notify"`,
+		`a"b\c`:       `"a\"b\\c"`,
+		"tab\tnl\n\r": `"tab\tnl\n\r"`,
+		"nul\x00":     `"nul\0"`,
+		"bell\a":      `"bell\u0007"`,
+		"bidi\u202e":  `"bidi\u202e"`,
+		"é 😀":         `"é 😀"`,
+		"":            `""`,
+	}
+	for in, want := range tests {
+		got := Quote(in)
+		if got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+		if back := Unquote(got); back != in {
+			t.Errorf("Unquote(Quote(%q)) = %q", in, back)
+		}
+		res := Lex("q.wf", got)
+		if len(res.Diags) != 0 || len(res.Tokens) != 2 || res.Tokens[0].Kind != String {
+			t.Errorf("Quote(%q) = %s lexes as %v, %v", in, got, res.Tokens, res.Diags)
+		}
+	}
+}
+
 // FuzzLex: the lexer never panics, tokens are in order inside the source,
 // line/column agree with offsets, and every diagnostic lies in the file.
 func FuzzLex(f *testing.F) {

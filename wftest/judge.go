@@ -51,6 +51,7 @@ type expectation struct {
 	before bool // it did so at its first entry: no entry is at or before At
 	called bool
 	near   []string
+	want   []wantArg // an expected call's arguments
 	// done: what the expectation is about has happened (or cannot any
 	// more): it is decided before the run's end.
 	done bool
@@ -69,7 +70,11 @@ type window struct {
 func newJudge(t *check.Test) *judge {
 	j := &judge{t: t, endAt: -1}
 	for _, x := range t.Expects {
-		j.xs = append(j.xs, &expectation{x: x, gotIdx: -1, first: -1, gaveAt: -1, w: window{k: -1}})
+		e := &expectation{x: x, gotIdx: -1, first: -1, gaveAt: -1, w: window{k: -1}}
+		if x.Kind == check.ExpectCall {
+			e.want = wantArgs(x)
+		}
+		j.xs = append(j.xs, e)
 	}
 	return j
 }
@@ -194,9 +199,8 @@ func (j *judge) read(e *expectation, i int, en *interp.Entry, about interp.Subje
 		}
 	case check.ExpectCall:
 		if en.Kind == interp.KCall && !e.called {
-			if c, _ := about.(*check.Call); c != nil && slices.Contains(x.Calls, c) {
-				args := argTexts(x.Args)
-				if slices.Equal(en.Args, args) && (!x.HasAt || en.At == x.At) {
+			if inv, _ := about.(*interp.Invocation); inv != nil && slices.Contains(x.Calls, inv.Call) {
+				if sameArgs(e.want, inv) && (!x.HasAt || en.At == x.At) {
 					e.called, e.done = true, true
 				} else {
 					if len(e.near) < 20 {

@@ -207,7 +207,8 @@ func ticksList(ts []interp.Ticks) string {
 }
 
 // argTexts are an expected call's arguments as the transcript writes a
-// call's (interp.ExprText, the label included): the values compared.
+// call's (interp.ExprText, the label included), for its messages; the
+// values are compared by type (values.go).
 func argTexts(args []check.Arg) []string {
 	s := make([]string, len(args))
 	for i, a := range args {

@@ -88,6 +88,80 @@ func TestExpectations(t *testing.T) {
 	}
 }
 
+// callProgram makes calls whose arguments are an event's decimal and enum
+// arguments, and literals written in the workflow: an enum member, a
+// decimal, a string, a labelled argument.
+const callProgram = `enum Decision { Ok, No }
+enum Other { Ok, Maybe }
+workflow W {
+  Autostart = true;
+  Initial = A;
+  event Pay(decimal amount, Decision d);
+  state A {
+    subscribe Pay(decimal amount, Decision d);
+    on Pay(decimal amount, Decision d) { Pay.Charge(amount); Mail.Send(d); Audit.Log(Decision.No, 49.90, "x", to: amount); Tally.Add(7); Note.Put(Order); }
+  }
+}
+`
+
+// TestExpectCallValues: Expect.Call compares each argument by its type,
+// not by its text: numbers by their exact value (an int and a decimal
+// alike), an enum member by the member it resolves to (written bare or
+// qualified, in the test or in the workflow), a string exactly, a label
+// by its name; anything else as written.
+func TestExpectCallValues(t *testing.T) {
+	tests := []struct {
+		send, expect string
+		pass         bool
+		msg          string
+	}{
+		{`Pay(49.90, Ok)`, `Expect.Call(Pay.Charge(49.9));`, true, ""},
+		{`Pay(49.90, Ok)`, `Expect.Call(Pay.Charge(49.90));`, true, ""},
+		{`Pay(49.90, Ok)`, `Expect.Call(Pay.Charge(49.900), at: TimeSpan.FromSeconds(1));`, true, ""},
+		{`Pay(49.9, Ok)`, `Expect.Call(Pay.Charge(49.90));`, true, ""},
+		{`Pay(50, Ok)`, `Expect.Call(Pay.Charge(50.0));`, true, ""},
+		{`Pay(50.00, Ok)`, `Expect.Call(Pay.Charge(50));`, true, ""},
+		{`Pay(-1.50, Ok)`, `Expect.Call(Pay.Charge(-1.5));`, true, ""},
+		{`Pay(0.1, Ok)`, `Expect.Call(Pay.Charge(0.10000000000000001));`, false, `expected the call Pay.Charge(0.10000000000000001); the run called Pay.Charge(0.1) at 1s`},
+		{`Pay(49.90, Ok)`, `Expect.Call(Pay.Charge(49.91));`, false, `expected the call Pay.Charge(49.91); the run called Pay.Charge(49.90) at 1s`},
+		{`Pay(49.90, Ok)`, `Expect.Call(Pay.Charge("49.90"));`, false, `expected the call Pay.Charge("49.90"); the run called Pay.Charge(49.90) at 1s`},
+		{`Pay(49.90, Ok)`, `Expect.Call(Pay.Charge(-49.90));`, false, `expected the call Pay.Charge(-49.90); the run called Pay.Charge(49.90) at 1s`},
+		{`Pay(1, Ok)`, `Expect.Call(Mail.Send(Ok));`, true, ""},
+		{`Pay(1, Ok)`, `Expect.Call(Mail.Send(Decision.Ok));`, true, ""},
+		{`Pay(1, Decision.Ok)`, `Expect.Call(Mail.Send(Ok));`, true, ""},
+		{`Pay(1, Decision.Ok)`, `Expect.Call(Mail.Send(Decision.Ok));`, true, ""},
+		{`Pay(1, Ok)`, `Expect.Call(Mail.Send(No));`, false, `expected the call Mail.Send(No); the run called Mail.Send(Ok) at 1s`},
+		{`Pay(1, Ok)`, `Expect.Call(Mail.Send(Other.Ok));`, false, `expected the call Mail.Send(Other.Ok); the run called Mail.Send(Ok) at 1s`},
+		{`Pay(1, Ok)`, `Expect.Call(Mail.Send("Ok"));`, false, `expected the call Mail.Send("Ok"); the run called Mail.Send(Ok) at 1s`},
+		{`Pay(49.90, Ok)`, `Expect.Call(Audit.Log(No, 49.9, "x", to: 49.9));`, true, ""},
+		{`Pay(49.90, Ok)`, `Expect.Call(Audit.Log(Decision.No, 49.90, "x", to: 49.90));`, true, ""},
+		{`Pay(49.90, Ok)`, `Expect.Call(Audit.Log(Ok, 49.9, "x", to: 49.9));`, false, `expected the call Audit.Log(Ok, 49.9, "x", to: 49.9); the run called Audit.Log(Decision.No, 49.90, "x", to: 49.90) at 1s`},
+		{`Pay(49.90, Ok)`, `Expect.Call(Audit.Log(No, 49.9, "X", to: 49.9));`, false, `expected the call Audit.Log(No, 49.9, "X", to: 49.9); the run called Audit.Log(Decision.No, 49.90, "x", to: 49.90) at 1s`},
+		{`Pay(49.90, Ok)`, `Expect.Call(Audit.Log(No, 49.9, "x", from: 49.9));`, false, `expected the call Audit.Log(No, 49.9, "x", from: 49.9); the run called Audit.Log(Decision.No, 49.90, "x", to: 49.90) at 1s`},
+		{`Pay(49.90, Ok)`, `Expect.Call(Audit.Log(No, 49.9, "x", 49.9));`, false, `expected the call Audit.Log(No, 49.9, "x", 49.9); the run called Audit.Log(Decision.No, 49.90, "x", to: 49.90) at 1s`},
+		{`Pay(1, Ok)`, `Expect.Call(Tally.Add(7.0));`, true, ""},
+		{`Pay(1, Ok)`, `Expect.Call(Tally.Add(7.5));`, false, `expected the call Tally.Add(7.5); the run called Tally.Add(7) at 1s`},
+		{`Pay(1, Ok)`, `Expect.Call(Note.Put(Order));`, true, ""},
+		{`Pay(1, Ok)`, `Expect.Call(Note.Put(Orders));`, false, `expected the call Note.Put(Orders); the run called Note.Put(Order) at 1s`},
+	}
+	for _, tt := range tests {
+		src := callProgram + "test \"t\" {\n  Send(" + tt.send + ", at: TimeSpan.FromSeconds(1));\n  " + tt.expect + "\n}\n"
+		r := wfc.Run(context.Background(), []parser.Source{{Name: "c.wf", Src: src}}, wfc.Options{})
+		if errs, _ := diag.Counts(r.Diagnostics); errs != 0 {
+			t.Errorf("%s: %v", tt.expect, r.Diagnostics)
+			continue
+		}
+		res := wftest.Run(r.Checked, r.Checked.Program.Tests[0], wftest.Options{})
+		if res.Passed() != tt.pass {
+			t.Errorf("send %s, %s: passed %v, want %v (%v)", tt.send, tt.expect, res.Passed(), tt.pass, res.Failures)
+			continue
+		}
+		if !tt.pass && res.Failures[0].Message != tt.msg {
+			t.Errorf("send %s, %s: message %q, want %q", tt.send, tt.expect, res.Failures[0].Message, tt.msg)
+		}
+	}
+}
+
 // FuzzTests feeds arbitrary source, with a program and tests, through the
 // whole path of `wfc test`: parse, check, and (when clean) run every test
 // with coverage. Nothing may panic, hang or run away: a run is bounded by
