@@ -1,6 +1,9 @@
 package check
 
-import "github.com/wfc-lang/wfc/ast"
+import (
+	"github.com/wfc-lang/wfc/ast"
+	"github.com/wfc-lang/wfc/diag"
+)
 
 // What the resolver found each reference of a workflow to mean, recorded
 // as it resolves, for the builder (build.go): the builder makes the model's
@@ -93,28 +96,47 @@ func (c *checker) callArgs(wc *wfCtx, call *ast.Call, params *ast.Params) {
 		case *ast.Selector:
 			if m := c.qualifiedMember(x, params); m != nil {
 				wc.resolved(x, ref{member: m})
+			} else if e := c.enumNamedBy(x, params); e != nil && !e.Bad {
+				set := c.memberSet(e)
+				h := c.suggest(x.Sel.Range, x.Sel.Name, set)
+				msg := h.String()
+				if h.best == "" {
+					msg = "; its members are " + quoteList(set.Names())
+				}
+				attach(c.report(x.Sel.Range, diag.WF120, "enum `%s` has no member `%s`%s", e.Name.Name, x.Sel.Name, msg), h)
 			}
 		}
 	}
+}
+
+// enumNamedBy is the enum x's prefix names when x is written
+// `Enum.Name` with the name of a declared enum (declared once) and not of
+// one of params (a parameter's field); else nil.
+func (c *checker) enumNamedBy(x *ast.Selector, params *ast.Params) *ast.Enum {
+	n, ok := x.X.(*ast.Name)
+	if !ok || x.Sel == nil || x.Sel.Name == "" {
+		return nil
+	}
+	if params != nil {
+		for _, p := range params.List {
+			if p.Name != nil && p.Name.Name == n.Name {
+				return nil
+			}
+		}
+	}
+	d, ok := c.global(n.Name).(*ast.Enum)
+	if !ok || c.dup(n.Name) {
+		return nil
+	}
+	return d
 }
 
 // qualifiedMember is the member `Enum.Member` names, when x is written so
 // with the name of a declared enum (declared once) that has that member,
 // and not the name of one of params; else nil.
 func (c *checker) qualifiedMember(x *ast.Selector, params *ast.Params) *EnumMember {
-	n, ok := x.X.(*ast.Name)
-	if !ok || x.Sel == nil {
-		return nil
-	}
-	if params != nil {
-		for _, p := range params.List {
-			if p.Name != nil && p.Name.Name == n.Name {
-				return nil // a parameter's field
-			}
-		}
-	}
-	d, ok := c.global(n.Name).(*ast.Enum)
-	if !ok || c.dup(n.Name) {
+	d := c.enumNamedBy(x, params)
+	if d == nil {
 		return nil
 	}
 	return c.model.enumOf(d).member(x.Sel.Name)

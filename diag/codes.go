@@ -98,6 +98,7 @@ const (
 	WF117 ID = "WF117"
 	WF118 ID = "WF118"
 	WF119 ID = "WF119"
+	WF120 ID = "WF120"
 	WF201 ID = "WF201"
 	WF202 ID = "WF202"
 	WF203 ID = "WF203"
@@ -361,6 +362,10 @@ var Codes = []Code{
 		"A durable step's `catch { … }` (right after its block) holds cases: a reason (`Exhausted`, `Deadline`, `Terminal`, `Cancelled`), an error kind (a member of an enum of the program, `ChargeError.Declined`, or unqualified where the step's policy or the program makes it unique), and `default`, each at most once. An unqualified name is a reason first: a member named like one is written qualified.",
 		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { Exhasted { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n"),
 		"enum ChargeError { Declined, RateLimited }\n" + wrap("  state A { subscribe Go(); on Go { Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) { Payments.Charge(); } catch { Exhausted { Mail.Send(); } } goto Done; } }\n  terminal Done { }\n")},
+	{"WF120", Error, Meaning, ScopeDecl, "`Enum.Member` names no member of the enum",
+		"A call's argument written `Enum.Member`, where `Enum` is a declared enum, must name one of its members: the run passes that member to the call. The message suggests the closest member, or lists them.",
+		"enum Decision { Ok, No }\n" + wrap("  state A { subscribe Go(); on Go { Mail.Send(Decision.Okk); goto Done; } }\n  terminal Done { }\n"),
+		"enum Decision { Ok, No }\n" + wrap("  state A { subscribe Go(); on Go { Mail.Send(Decision.Ok); goto Done; } }\n  terminal Done { }\n")},
 	{"WF201", Warning, Meaning, ScopeDecl, "state unreachable from `Initial`",
 		"No chain of `goto` leads from the initial state to this one, so no run can ever be in it. A state that only unreachable states lead to is not reported on its own: the warning is at the head of the chain, which names the states after it (a loop of unreachable states that nothing enters is reported at its first state).",
 		wrap(okStates + "  terminal Lost { }\n"),
