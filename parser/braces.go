@@ -123,8 +123,13 @@ func (fp *fileParser) missingCloseBraces(pyOpen map[int]int) map[int]int {
 		}
 		return k > 0
 	}
+	// parens counts the brackets open since the last `;`, `{` or `}`: a
+	// line that begins inside them goes on the statement of the line that
+	// opened them (`Workflow.Once(…,` then `timeout: …) {`), which gives a
+	// block its indentation and is never the end of one.
+	parens := 0
 	for i := 0; i < n; i++ {
-		if fp.beginsLine(i) {
+		if fp.beginsLine(i) && parens == 0 {
 			indent = fp.toks[i].Col
 			for len(stack) > 0 {
 				o := stack[len(stack)-1]
@@ -160,10 +165,20 @@ func (fp *fileParser) missingCloseBraces(pyOpen map[int]int) map[int]int {
 		}
 		switch fp.bracketAt(i) {
 		case '{':
+			parens = 0
 			push(openBlock{i, indent})
 		case '}':
+			parens = 0
 			if len(stack) > 0 {
 				pop()
+			}
+		case '(', '[':
+			parens++
+		case ')', ']':
+			parens = max(parens-1, 0)
+		default:
+			if t := fp.toks[i]; t.Kind == lexer.Punct && fp.src[t.Off:t.End] == ";" {
+				parens = 0
 			}
 		}
 	}
