@@ -232,8 +232,25 @@ func (b *builder) block(from *state, blk *check.Block, label string) {
 		case *check.Step:
 			b.step(from, st)
 			b.block(from, st.Body, label)
+			if st.Catch != nil {
+				for _, cc := range st.Catch.Cases {
+					b.block(from, cc.Body, label+" / catch "+catchLabel(cc))
+				}
+			}
 		}
 	}
+}
+
+// catchLabel names a catch's case as the edges of its gotos say it: its
+// reason, its error kind (qualified) or `default`.
+func catchLabel(cc *check.CatchCase) string {
+	switch {
+	case cc.Kind != nil:
+		return cc.Kind.Enum.Decl.Name.Name + "." + cc.Kind.Ident.Name
+	case cc.Default:
+		return "default"
+	}
+	return cc.Cause.String()
 }
 
 // target is the state a goto leads to; one declared nowhere (WF103) is

@@ -117,6 +117,17 @@ func TestWhatIsDrawn(t *testing.T) {
 			t.Errorf("mermaid output lacks %q", want)
 		}
 	}
+	// A catch's gotos are edges, labelled with the case that takes them.
+	c := draw(t, "testdata/catch.wf", Mermaid)
+	for _, want := range []string{
+		"w1_Charging --> w1_Declined : Pay / catch ChargeError.Declined\n",
+		"w1_Charging --> w1_Failed : Pay / catch Exhausted\n",
+		"w1_Charging --> w1_Paid : Pay\n",
+	} {
+		if !strings.Contains(c, want) {
+			t.Errorf("mermaid output of catch.wf lacks %q:\n%s", want, c)
+		}
+	}
 	d := draw(t, "testdata/errors.wf", DOT)
 	for _, want := range []string{
 		`"w1_A" -> "w1_Done" [label=" Finished  "];`, // a policy with errors: no numbers
