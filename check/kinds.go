@@ -28,9 +28,9 @@ func (c *checker) kindOf(e ast.Expr, prefer []*Enum, code diag.ID, what string) 
 		if !ok || x.Sel == nil {
 			break
 		}
-		d, isEnum := c.decls[n.Name].(*ast.Enum)
+		d, isEnum := c.global(n.Name).(*ast.Enum)
 		if !isEnum {
-			c.report(n.Range, code, "unknown %s `%s`: `%s` is not an enum of the program; an error kind is a member of one, such as `ChargeError.Declined`%s", what, ast.Compact(c.file.Text(x.Range)), n.Name, c.didYouMean(n.Range, n.Name, c.enumNames()))
+			c.report(n.Range, code, "unknown %s `%s`: `%s` is not an enum of the program; an error kind is a member of one, %s%s", what, ast.Compact(c.file.Text(x.Range)), n.Name, c.kindExample(), c.didYouMean(n.Range, n.Name, c.enumNames()))
 			return nil
 		}
 		en := c.model.enumOf(d)
@@ -60,7 +60,7 @@ func (c *checker) kindOf(e ast.Expr, prefer []*Enum, code diag.ID, what string) 
 			c.model.p.Info.use(x, found[0])
 			return found[0]
 		case 0:
-			c.report(x.Range, code, "unknown %s `%s`: no enum of the program has a member `%s`; an error kind is a member of an enum, such as `ChargeError.Declined`%s", what, x.Name, x.Name, c.didYouMean(x.Range, x.Name, all))
+			c.report(x.Range, code, "unknown %s `%s`: no enum of the program has a member `%s`; an error kind is a member of an enum, %s%s", what, x.Name, x.Name, c.kindExample(), c.didYouMean(x.Range, x.Name, all))
 		default:
 			var qs []string
 			for _, m := range found {
@@ -175,6 +175,18 @@ func reasonNames() []string {
 // unqualified error kind and its suggestions: a file checked alone
 // (Options.PerFile) records that it read each of them, since a member
 // added to any enum, in any file, can change what such a name means.
+// kindExample shows an error kind the program could name: a member of its
+// first enum that has one, or, in a program without enums, how to declare
+// one.
+func (c *checker) kindExample() string {
+	for _, en := range c.programEnums() {
+		if len(en.Members) > 0 {
+			return "such as `" + en.Decl.Name.Name + "." + en.Members[0].Ident.Name + "`"
+		}
+	}
+	return "such as `ChargeError.Declined` (the program declares no enum: write one, `enum ChargeError { Declined }`)"
+}
+
 func (c *checker) programEnums() []*Enum {
 	if c.enumDecls == nil {
 		c.enumDecls = []*ast.Enum{}

@@ -204,14 +204,21 @@ var Members = []Member{
 type Reason struct {
 	Name string
 	Doc  string
+	// Step is the arguments of the example's step after its name: a
+	// policy (and a deadline) under which a case of the reason can run.
+	Step string
 }
 
 // Reasons are the catch's reasons, in the order of check.Cause.
 var Reasons = []Reason{
-	{"Exhausted", "its attempts are used up (its budget, `.MaxAttempts(…)`)"},
-	{"Deadline", "its `deadline:` passed: no retry could start before it, or an attempt was running when it passed"},
-	{"Terminal", "an attempt failed terminally: of a kind `.NonRetryable(…)` lists (or `.RetryOn(…)` does not); a case of that kind wins over `Terminal`"},
-	{"Cancelled", "its state was left while it ran or waited; its handler ends there, so a catch never runs for it (transcript and coverage only)"},
+	{"Exhausted", "its attempts are used up (its budget, `.MaxAttempts(…)`)",
+		"retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)"},
+	{"Deadline", "its `deadline:` passed: no retry could start before it, or an attempt was running when it passed",
+		"retry: Backoff.Fixed(TimeSpan.FromSeconds(5)), deadline: TimeSpan.FromMinutes(1)"},
+	{"Terminal", "an attempt failed terminally: of a kind `.NonRetryable(…)` lists (or `.RetryOn(…)` does not); a case of that kind wins over `Terminal`",
+		"retry: Backoff.Fixed(TimeSpan.FromSeconds(5))\n    .MaxAttempts(3)\n    .NonRetryable(ChargeError.Declined)"},
+	{"Cancelled", "its state was left while it ran or waited; its handler ends there, so a catch never runs for it (transcript and coverage only: a `Cancelled` case is WF208)",
+		"retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)"},
 }
 
 // TestStatement is a statement of a test (docs/language.md, "Tests"):
@@ -533,7 +540,7 @@ func buildWords() []Word {
 	for _, r := range Reasons {
 		out = append(out, Word{Kind: KindReason, Name: r.Name, Qualified: "catch." + r.Name, Signature: r.Name + " { … }",
 			Context: "a step's `catch { … }`", Doc: "the step gave up: " + r.Doc,
-			Example: "Workflow.Once(\"charge\", retry: Backoff.Fixed(TimeSpan.FromSeconds(5)).MaxAttempts(3)) {\n  Payments.Charge();\n} catch {\n  " + r.Name + " { Mail.Send(\"failed\"); }\n}"})
+			Example: "Workflow.Once(\"charge\", " + r.Step + ") {\n  Payments.Charge();\n} catch {\n  " + r.Name + " { Mail.Send(\"failed\"); }\n}"})
 	}
 	for _, t := range TestStatements {
 		out = append(out, Word{Kind: KindTest, Name: t.Name, Qualified: t.Qualified, Signature: t.Signature + ";",
