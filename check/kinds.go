@@ -274,8 +274,14 @@ func (c *checker) catchCases(bc *blockCtx, st *ast.CallStmt, cons *Consumer) {
 			}
 		}
 		if n, ok := cc.Label.(*ast.Name); ok && r.cause == 0 && !c.isKindName(n.Name) {
-			// Not a kind of the program: a misspelt reason, if it is close to one.
-			if h := c.didYouMean(n.Range, n.Name, reasonNames()); h.best != "" {
+			// Not a kind of the program: a misspelt reason, if it is closer
+			// to one than to a kind the policy names (`Decline` is
+			// `Declined`, not `Deadline`; a misspelt kind is kindOf's).
+			near := reasonNames()
+			for _, en := range prefer {
+				near = append(near, memberNames(en)...)
+			}
+			if h := c.didYouMean(n.Range, n.Name, near); h.best != "" && CauseNamed(h.best) != 0 {
 				c.report(n.Range, diag.WF119, "unknown reason `%s`: a catch's reasons are %s%s", n.Name, joinList(reasonNames(), "and"), h)
 				c.block(bc, cc.Body)
 				continue
