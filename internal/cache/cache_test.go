@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -72,6 +73,31 @@ func TestKeyParts(t *testing.T) {
 	}
 	if NewKey("k").String("x").Sum() != NewKey("k").String("x").Sum() {
 		t.Error("a key is not deterministic")
+	}
+	// A part that holds what another part's header would be, with the
+	// bytes of the parts after it, is still one part: each part's length
+	// delimits it, and each kind has its own tag.
+	header := func(tag byte, n int) string {
+		return string(tag) + string([]byte{byte(n), 0, 0, 0, 0, 0, 0, 0})
+	}
+	for _, tc := range []struct {
+		what string
+		a, b Key
+	}{
+		{"a string holding a header", NewKey("k").String("a" + header('s', 1) + "b").Sum(), NewKey("k").String("a").String("b").Sum()},
+		{"a string holding a header with no length", NewKey("k").String("a" + header('s', 0) + "b").Sum(), NewKey("k").String("a").String("b").Sum()},
+		{"byte parts split differently", NewKey("k").Bytes([]byte("ab")).Bytes([]byte("c")).Sum(), NewKey("k").Bytes([]byte("a")).Bytes([]byte("bc")).Sum()},
+		{"bytes holding a header", NewKey("k").Bytes([]byte(header('s', 3) + "abc")).Sum(), NewKey("k").String("abc").Sum()},
+		{"bytes and a string alike", NewKey("k").Bytes([]byte("abc")).Sum(), NewKey("k").String("abc").Sum()},
+		{"a bool and a byte", NewKey("k").Bool(true).Sum(), NewKey("k").Bytes([]byte{1}).Sum()},
+		{"an int and its bytes", NewKey("k").Int(7).Sum(), NewKey("k").Bytes([]byte{7, 0, 0, 0, 0, 0, 0, 0}).Sum()},
+		{"ints", NewKey("k").Int(1).Sum(), NewKey("k").Int(2).Sum()},
+		{"a negative int", NewKey("k").Int(-1).Sum(), NewKey("k").Int(1).Sum()},
+		{"the kind", NewKey("a").String("b").Sum(), NewKey("ab").Sum()},
+	} {
+		if tc.a == tc.b {
+			t.Errorf("%s: two different sequences of parts make the same key", tc.what)
+		}
 	}
 }
 
@@ -416,5 +442,41 @@ func TestPutAll(t *testing.T) {
 	}
 	if size, _ := c.Size(); size > 64<<10 {
 		t.Errorf("after PutAll the cache holds %d bytes, past %d", size, 64<<10)
+	}
+}
+
+// TestNames: the names the cache takes for its entries (a key in lower-case
+// hex) and its temporary files (tmp- and 16 lower-case hex digits); a trim
+// looks at no other file.
+func TestNames(t *testing.T) {
+	k := key("a name").String()
+	for _, tc := range []struct {
+		name        string
+		entry, temp bool
+	}{
+		{k, true, false},
+		{strings.Repeat("0", 64), true, false},
+		{strings.Repeat("f", 64), true, false},
+		{strings.ToUpper(k), false, false},
+		{k[:63], false, false},
+		{k + "0", false, false},
+		{strings.Repeat("0", 63) + "g", false, false},
+		{strings.Repeat("0", 63) + "/", false, false},
+		{strings.Repeat("0", 63) + ":", false, false},
+		{"tmp-0123456789abcdef", false, true},
+		{"tmp-0123456789ABCDEF", false, false},
+		{"tmp-0123456789abcde", false, false},
+		{"tmp-0123456789abcdef0", false, false},
+		{"tmp-0123456789abcdeg", false, false},
+		{"tmp0123456789abcdef0", false, false},
+		{"wfc-cache-secret", false, false},
+		{tempName(), false, true},
+	} {
+		if got := isKeyName(tc.name); got != tc.entry {
+			t.Errorf("isKeyName(%q) = %v", tc.name, got)
+		}
+		if got := isTempName(tc.name); got != tc.temp {
+			t.Errorf("isTempName(%q) = %v", tc.name, got)
+		}
 	}
 }
