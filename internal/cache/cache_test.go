@@ -480,3 +480,69 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestBounds: MaxEntry is MaxBytes/8 unless set, MaxBytes is
+// DefaultMaxBytes unless set, and a bound however small is honoured: a
+// cache bounded to one byte keeps nothing.
+func TestBounds(t *testing.T) {
+	c := open(t, Options{MaxBytes: 80 << 10})
+	if err := c.Put(key("a tenth"), make([]byte, 10<<10)); err != nil {
+		t.Errorf("a value of MaxBytes/8: %v", err)
+	}
+	if err := c.Put(key("more"), make([]byte, 10<<10+1)); err != ErrTooLarge {
+		t.Errorf("a value past MaxBytes/8: %v, want ErrTooLarge", err)
+	}
+	d := open(t, Options{})
+	if err := d.Put(key("past the default"), make([]byte, DefaultMaxBytes/8+1)); err != ErrTooLarge {
+		t.Errorf("a value past DefaultMaxBytes/8: %v, want ErrTooLarge", err)
+	}
+	tiny := open(t, Options{MaxBytes: 1})
+	if err := tiny.Put(key("x"), []byte("x")); err != ErrTooLarge {
+		t.Errorf("one byte in a cache of one byte: %v, want ErrTooLarge", err)
+	}
+	if err := tiny.Put(key("empty"), nil); err != nil {
+		t.Errorf("an empty value in a cache of one byte: %v", err)
+	}
+	if _, ok := tiny.Get(key("empty")); ok {
+		t.Error("a cache of one byte kept an entry")
+	}
+	if size, _ := tiny.Size(); size > 1 {
+		t.Errorf("a cache of one byte uses %d", size)
+	}
+}
+
+// TestTrimToThreeQuarters: a trim leaves the entries within three
+// quarters of the bound, so that the next writes do not trim again at
+// once, and keeps the rest.
+func TestTrimToThreeQuarters(t *testing.T) {
+	const bound = 64 << 10
+	c := open(t, Options{MaxBytes: bound, MaxEntry: 4 << 10})
+	var prev int64
+	for i := range 100 {
+		if err := c.Put(key(strconv.Itoa(i)), []byte("0 errors\n")); err != nil {
+			t.Fatal(err)
+		}
+		size, err := c.Size()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size < prev { // trimmed
+			if size > bound/4*3 || size < bound/2 {
+				t.Fatalf("after a trim the entries use %d bytes, want between %d and %d", size, bound/2, bound/4*3)
+			}
+			return
+		}
+		prev = size
+	}
+	t.Fatal("100 entries and no trim")
+}
+
+// TestRoundToBlock: where the system does not say how much disk a file
+// uses, it is its size in whole blocks of 4 KiB.
+func TestRoundToBlock(t *testing.T) {
+	for size, want := range map[int64]int64{0: 0, 1: 4096, 4095: 4096, 4096: 4096, 4097: 8192, 10000: 12288} {
+		if got := roundToBlock(size); got != want {
+			t.Errorf("roundToBlock(%d) = %d, want %d", size, got, want)
+		}
+	}
+}

@@ -465,3 +465,58 @@ func TestRefusedOpenKeepsNoFile(t *testing.T) {
 		t.Errorf("20 refused Opens left %d more files open", after-before)
 	}
 }
+
+// TestSweepByLock: a temporary file's lock says whether its writer lives,
+// however old or short the file: one cut short within the mark with no
+// writer holding it goes at the next write, young; one a live writer
+// holds stays, old.
+func TestSweepByLock(t *testing.T) {
+	c := open(t, Options{})
+	cut := filepath.Join(c.Dir(), "tmp-00000000000000dd")
+	if err := os.WriteFile(cut, []byte(mark[:1]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	live, f, err := c.createTemp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(magic)
+	old := time.Now().Add(-2 * staleTemp)
+	os.Chtimes(filepath.Join(c.Dir(), live), old, old)
+	if err := c.Put(key("next"), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cut); err == nil {
+		t.Error("a dead writer's file, cut at one byte, was not swept")
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir(), live)); err != nil {
+		t.Errorf("a live writer's old file was swept: %v", err)
+	}
+}
+
+// TestDiskUseCountsBlocks: the bound counts the blocks a file uses, not
+// its length: an entry-named file made sparse (a megabyte long, a block
+// or so on disk) counts as the blocks it has.
+func TestDiskUseCountsBlocks(t *testing.T) {
+	c := open(t, Options{})
+	k := key("sparse")
+	if err := c.Put(k, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(c.Dir(), k.String())
+	if err := os.Truncate(p, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := info.Sys().(*syscall.Stat_t).Blocks * 512
+	if blocks >= 1<<20 {
+		t.Skip("this file system does not keep sparse files")
+	}
+	if size, _ := c.Size(); size != blocks {
+		t.Errorf("Size = %d, the file uses %d bytes of disk (%d long)", size, blocks, info.Size())
+	}
+}
