@@ -2,7 +2,7 @@
 // tests guard: it makes one small change at a time to the package's code
 // (a mutant), runs the tests, and counts the changes the tests noticed.
 // It is a developer's tool, not part of CI: each mutant is a build and a
-// test run, so a sample of 100 takes minutes. docs/contributing.md has the
+// test run, so a sample of 100 takes minutes. docs/testing.md has the
 // commands and the scores they measured.
 //
 //	wfc-mutate [flags] PACKAGE

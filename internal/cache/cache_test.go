@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -72,6 +73,31 @@ func TestKeyParts(t *testing.T) {
 	}
 	if NewKey("k").String("x").Sum() != NewKey("k").String("x").Sum() {
 		t.Error("a key is not deterministic")
+	}
+	// A part that holds what another part's header would be, with the
+	// bytes of the parts after it, is still one part: each part's length
+	// delimits it, and each kind has its own tag.
+	header := func(tag byte, n int) string {
+		return string(tag) + string([]byte{byte(n), 0, 0, 0, 0, 0, 0, 0})
+	}
+	for _, tc := range []struct {
+		what string
+		a, b Key
+	}{
+		{"a string holding a header", NewKey("k").String("a" + header('s', 1) + "b").Sum(), NewKey("k").String("a").String("b").Sum()},
+		{"a string holding a header with no length", NewKey("k").String("a" + header('s', 0) + "b").Sum(), NewKey("k").String("a").String("b").Sum()},
+		{"byte parts split differently", NewKey("k").Bytes([]byte("ab")).Bytes([]byte("c")).Sum(), NewKey("k").Bytes([]byte("a")).Bytes([]byte("bc")).Sum()},
+		{"bytes holding a header", NewKey("k").Bytes([]byte(header('s', 3) + "abc")).Sum(), NewKey("k").String("abc").Sum()},
+		{"bytes and a string alike", NewKey("k").Bytes([]byte("abc")).Sum(), NewKey("k").String("abc").Sum()},
+		{"a bool and a byte", NewKey("k").Bool(true).Sum(), NewKey("k").Bytes([]byte{1}).Sum()},
+		{"an int and its bytes", NewKey("k").Int(7).Sum(), NewKey("k").Bytes([]byte{7, 0, 0, 0, 0, 0, 0, 0}).Sum()},
+		{"ints", NewKey("k").Int(1).Sum(), NewKey("k").Int(2).Sum()},
+		{"a negative int", NewKey("k").Int(-1).Sum(), NewKey("k").Int(1).Sum()},
+		{"the kind", NewKey("a").String("b").Sum(), NewKey("ab").Sum()},
+	} {
+		if tc.a == tc.b {
+			t.Errorf("%s: two different sequences of parts make the same key", tc.what)
+		}
 	}
 }
 
@@ -416,5 +442,107 @@ func TestPutAll(t *testing.T) {
 	}
 	if size, _ := c.Size(); size > 64<<10 {
 		t.Errorf("after PutAll the cache holds %d bytes, past %d", size, 64<<10)
+	}
+}
+
+// TestNames: the names the cache takes for its entries (a key in lower-case
+// hex) and its temporary files (tmp- and 16 lower-case hex digits); a trim
+// looks at no other file.
+func TestNames(t *testing.T) {
+	k := key("a name").String()
+	for _, tc := range []struct {
+		name        string
+		entry, temp bool
+	}{
+		{k, true, false},
+		{strings.Repeat("0", 64), true, false},
+		{strings.Repeat("f", 64), true, false},
+		{strings.ToUpper(k), false, false},
+		{k[:63], false, false},
+		{k + "0", false, false},
+		{strings.Repeat("0", 63) + "g", false, false},
+		{strings.Repeat("0", 63) + "/", false, false},
+		{strings.Repeat("0", 63) + ":", false, false},
+		{"tmp-0123456789abcdef", false, true},
+		{"tmp-0123456789ABCDEF", false, false},
+		{"tmp-0123456789abcde", false, false},
+		{"tmp-0123456789abcdef0", false, false},
+		{"tmp-0123456789abcdeg", false, false},
+		{"tmp0123456789abcdef0", false, false},
+		{"wfc-cache-secret", false, false},
+		{tempName(), false, true},
+	} {
+		if got := isKeyName(tc.name); got != tc.entry {
+			t.Errorf("isKeyName(%q) = %v", tc.name, got)
+		}
+		if got := isTempName(tc.name); got != tc.temp {
+			t.Errorf("isTempName(%q) = %v", tc.name, got)
+		}
+	}
+}
+
+// TestBounds: MaxEntry is MaxBytes/8 unless set, MaxBytes is
+// DefaultMaxBytes unless set, and a bound however small is honoured: a
+// cache bounded to one byte keeps nothing.
+func TestBounds(t *testing.T) {
+	c := open(t, Options{MaxBytes: 80 << 10})
+	if err := c.Put(key("a tenth"), make([]byte, 10<<10)); err != nil {
+		t.Errorf("a value of MaxBytes/8: %v", err)
+	}
+	if err := c.Put(key("more"), make([]byte, 10<<10+1)); err != ErrTooLarge {
+		t.Errorf("a value past MaxBytes/8: %v, want ErrTooLarge", err)
+	}
+	d := open(t, Options{})
+	if err := d.Put(key("past the default"), make([]byte, DefaultMaxBytes/8+1)); err != ErrTooLarge {
+		t.Errorf("a value past DefaultMaxBytes/8: %v, want ErrTooLarge", err)
+	}
+	tiny := open(t, Options{MaxBytes: 1})
+	if err := tiny.Put(key("x"), []byte("x")); err != ErrTooLarge {
+		t.Errorf("one byte in a cache of one byte: %v, want ErrTooLarge", err)
+	}
+	if err := tiny.Put(key("empty"), nil); err != nil {
+		t.Errorf("an empty value in a cache of one byte: %v", err)
+	}
+	if _, ok := tiny.Get(key("empty")); ok {
+		t.Error("a cache of one byte kept an entry")
+	}
+	if size, _ := tiny.Size(); size > 1 {
+		t.Errorf("a cache of one byte uses %d", size)
+	}
+}
+
+// TestTrimToThreeQuarters: a trim leaves the entries within three
+// quarters of the bound, so that the next writes do not trim again at
+// once, and keeps the rest.
+func TestTrimToThreeQuarters(t *testing.T) {
+	const bound = 64 << 10
+	c := open(t, Options{MaxBytes: bound, MaxEntry: 4 << 10})
+	var prev int64
+	for i := range 100 {
+		if err := c.Put(key(strconv.Itoa(i)), []byte("0 errors\n")); err != nil {
+			t.Fatal(err)
+		}
+		size, err := c.Size()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size < prev { // trimmed
+			if size > bound/4*3 || size < bound/2 {
+				t.Fatalf("after a trim the entries use %d bytes, want between %d and %d", size, bound/2, bound/4*3)
+			}
+			return
+		}
+		prev = size
+	}
+	t.Fatal("100 entries and no trim")
+}
+
+// TestRoundToBlock: where the system does not say how much disk a file
+// uses, it is its size in whole blocks of 4 KiB.
+func TestRoundToBlock(t *testing.T) {
+	for size, want := range map[int64]int64{0: 0, 1: 4096, 4095: 4096, 4096: 4096, 4097: 8192, 10000: 12288} {
+		if got := roundToBlock(size); got != want {
+			t.Errorf("roundToBlock(%d) = %d, want %d", size, got, want)
+		}
 	}
 }

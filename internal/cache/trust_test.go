@@ -178,11 +178,12 @@ func TestSecret(t *testing.T) {
 		t.Errorf("a new cache holds %d files, want its secret alone", len(des))
 	}
 	for what, bad := range map[string][]byte{
-		"garbage":       []byte("hello\n"),
-		"cut short":     b[:len(b)-1],
-		"extended":      append(bytes.Clone(b), 'x'),
-		"upper-case":    []byte(strings.ToUpper(string(b))),
-		"another magic": append([]byte("wfc-cache-secret v2\n"), b[len(secretHeader):]...),
+		"garbage":           []byte("hello\n"),
+		"cut short":         b[:len(b)-1],
+		"extended":          append(bytes.Clone(b), 'x'),
+		"upper-case":        []byte(strings.ToUpper(string(b))),
+		"upper-case digits": append([]byte(secretHeader), append([]byte(strings.ToUpper(string(b[len(secretHeader):len(b)-1]))), '\n')...),
+		"another magic":     append([]byte("wfc-cache-secret v2\n"), b[len(secretHeader):]...),
 	} {
 		os.WriteFile(p, bad, 0o600)
 		c, err := Open(dir, Options{})

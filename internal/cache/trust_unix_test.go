@@ -176,6 +176,17 @@ func TestForeignFilesLeftAlone(t *testing.T) {
 	}
 	dir := filepath.Join(c.Dir(), strings.Repeat("12", 32))
 	os.Mkdir(dir, 0o700)
+	// Named like temporary files, old enough to be swept were they the
+	// cache's: a FIFO and a directory.
+	tmpFIFO := filepath.Join(c.Dir(), "tmp-00000000000000ff")
+	if err := syscall.Mkfifo(tmpFIFO, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tmpDir := filepath.Join(c.Dir(), "tmp-00000000000000fe")
+	os.Mkdir(tmpDir, 0o700)
+	for _, p := range []string{tmpFIFO, tmpDir} {
+		os.Chtimes(p, old, old)
+	}
 	for i := range 40 {
 		if err := c.Put(key(strconv.Itoa(i)), bytes.Repeat([]byte{'v'}, 3000)); err != nil {
 			t.Fatal(err)
@@ -187,7 +198,7 @@ func TestForeignFilesLeftAlone(t *testing.T) {
 			t.Errorf("the user's %s: %v, changed %v", name, err, !bytes.Equal(got, b))
 		}
 	}
-	for _, p := range []string{fifo, dir} {
+	for _, p := range []string{fifo, dir, tmpFIFO, tmpDir} {
 		if _, err := os.Lstat(p); err != nil {
 			t.Errorf("%s: %v", filepath.Base(p), err)
 		}
@@ -318,6 +329,36 @@ func TestNotRegularAtEntry(t *testing.T) {
 	}
 }
 
+// TestFIFOHoldingAnEntry: a FIFO at an entry's path is a miss even when
+// what it would give a reader is a whole, intact entry of that key: the
+// cache reads regular files only.
+func TestFIFOHoldingAnEntry(t *testing.T) {
+	c := open(t, Options{})
+	k := key("fifo")
+	p := filepath.Join(c.Dir(), k.String())
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A reader that stays open keeps what was written in the pipe once the
+	// writer has gone; a reader of the FIFO then reads it, and then its end.
+	r, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(c.encode(k, []byte("planted\n"))); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if v, ok := c.Get(k); ok {
+		t.Errorf("a FIFO holding an entry: a hit, %q", v)
+	}
+}
+
 // TestSweep: a temporary file whose writer died (SIGKILL, between writing
 // it and renaming it) is swept by the next write, however young; a live
 // writer's is not; an empty one, which may not be locked yet, only when
@@ -396,4 +437,86 @@ func TestKilledWriter(t *testing.T) {
 		select {} // until killed
 	}
 	c.Put(key("killed"), []byte("x"))
+}
+
+// TestRefusedOpenKeepsNoFile: a directory Open refuses is not held open
+// afterwards: a program that tries a refused cache on every run (a
+// language server, say) does not run out of files.
+func TestRefusedOpenKeepsNoFile(t *testing.T) {
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd to count open files with")
+	}
+	dir := filepath.Join(t.TempDir(), "shared")
+	os.Mkdir(dir, 0o700)
+	os.Chmod(dir, 0o777)
+	refuse := func() {
+		if _, err := Open(dir, Options{}); !errors.As(err, new(*UntrustedError)) {
+			t.Fatalf("Open = %v, want an UntrustedError", err)
+		}
+	}
+	refuse() // the runtime's own files (its poller) are made once, here
+	des, _ := os.ReadDir("/proc/self/fd")
+	before := len(des)
+	for range 20 {
+		refuse()
+	}
+	des, _ = os.ReadDir("/proc/self/fd")
+	if after := len(des); after > before {
+		t.Errorf("20 refused Opens left %d more files open", after-before)
+	}
+}
+
+// TestSweepByLock: a temporary file's lock says whether its writer lives,
+// however old or short the file: one cut short within the mark with no
+// writer holding it goes at the next write, young; one a live writer
+// holds stays, old.
+func TestSweepByLock(t *testing.T) {
+	c := open(t, Options{})
+	cut := filepath.Join(c.Dir(), "tmp-00000000000000dd")
+	if err := os.WriteFile(cut, []byte(mark[:1]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	live, f, err := c.createTemp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(magic)
+	old := time.Now().Add(-2 * staleTemp)
+	os.Chtimes(filepath.Join(c.Dir(), live), old, old)
+	if err := c.Put(key("next"), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cut); err == nil {
+		t.Error("a dead writer's file, cut at one byte, was not swept")
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir(), live)); err != nil {
+		t.Errorf("a live writer's old file was swept: %v", err)
+	}
+}
+
+// TestDiskUseCountsBlocks: the bound counts the blocks a file uses, not
+// its length: an entry-named file made sparse (a megabyte long, a block
+// or so on disk) counts as the blocks it has.
+func TestDiskUseCountsBlocks(t *testing.T) {
+	c := open(t, Options{})
+	k := key("sparse")
+	if err := c.Put(k, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(c.Dir(), k.String())
+	if err := os.Truncate(p, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := info.Sys().(*syscall.Stat_t).Blocks * 512
+	if blocks >= 1<<20 {
+		t.Skip("this file system does not keep sparse files")
+	}
+	if size, _ := c.Size(); size != blocks {
+		t.Errorf("Size = %d, the file uses %d bytes of disk (%d long)", size, blocks, info.Size())
+	}
 }
