@@ -187,6 +187,28 @@ type testResolver struct {
 	c *checker
 	t *Test
 	w *Workflow
+	// partial: w failed to parse somewhere (unknown), once asked.
+	partial *bool
+}
+
+// unknown reports a name the test's workflow does not have (WF501), unless
+// that workflow failed to parse somewhere (a member, a state, a step's
+// name): its model may lack what the name names, and the syntax error,
+// reported already, is the one root cause.
+func (r *testResolver) unknown(rng diag.Range, format string, args ...any) {
+	if r.partial == nil {
+		p := r.w.Decl.Bad
+		for _, s := range r.w.Decl.States {
+			p = p || s.Bad
+		}
+		for _, st := range r.w.Steps {
+			p = p || st.Key == ""
+		}
+		r.partial = &p
+	}
+	if !*r.partial {
+		r.c.report(rng, diag.WF501, format, args...)
+	}
 }
 
 func (r *testResolver) resolve(byDecl map[*ast.Workflow]*Workflow) *Test {
@@ -454,7 +476,7 @@ func (r *testResolver) send(st *ast.CallStmt) {
 		cands = append(cands, x.Decl.Name.Name)
 	}
 	if ev == nil {
-		c.report(evName.Range, diag.WF501, "workflow `%s` has no event `%s`%s", r.w.Decl.Name.Name, evName.Name, c.didYouMean(evName.Range, evName.Name, cands))
+		r.unknown(evName.Range, "workflow `%s` has no event `%s`%s", r.w.Decl.Name.Name, evName.Name, c.didYouMean(evName.Range, evName.Name, cands))
 		return
 	}
 	c.res.Program.Info.use(evName, ev)
@@ -642,7 +664,7 @@ func (r *testResolver) take(st *ast.CallStmt) {
 				cands = append(cands, x.Slot())
 			}
 		}
-		c.report(n.Range, diag.WF501, "workflow `%s` has no slot `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
+		r.unknown(n.Range, "workflow `%s` has no slot `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
 		return
 	}
 	c.res.Program.Info.use(n, slot.Subscriptions[0])
@@ -684,7 +706,7 @@ func (r *testResolver) stepName(what string, a *ast.Arg) (string, []*Step, bool)
 			lit := lexer.Quote(best)
 			h = c.replaceHint(s.Range, ast.Compact(c.file.Text(s.Range)), lit)
 		}
-		c.report(s.Range, diag.WF501, "workflow `%s` has no durable step %s%s", r.w.Decl.Name.Name, lexer.Quote(s.Value), h)
+		r.unknown(s.Range, "workflow `%s` has no durable step %s%s", r.w.Decl.Name.Name, lexer.Quote(s.Value), h)
 		return s.Value, nil, false
 	}
 	c.res.Program.Info.use(s, steps[0]) // the name, for the editor's references and rename
@@ -899,7 +921,7 @@ func (r *testResolver) state(a *ast.Arg) *State {
 		for _, x := range r.w.States {
 			cands = append(cands, x.Decl.Name.Name)
 		}
-		c.report(n.Range, diag.WF501, "workflow `%s` has no state `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
+		r.unknown(n.Range, "workflow `%s` has no state `%s`%s", r.w.Decl.Name.Name, n.Name, c.didYouMean(n.Range, n.Name, cands))
 		return nil
 	}
 	c.res.Program.Info.use(n, s)
@@ -949,7 +971,7 @@ func (r *testResolver) expectedCall(x *Expect, a *ast.Arg) bool {
 		})
 	}
 	if len(x.Calls) == 0 {
-		c.report(call.Fun.Rng(), diag.WF501, "workflow `%s` makes no call `%s`%s", r.w.Decl.Name.Name, fun, c.didYouMean(call.Fun.Rng(), fun, cands))
+		r.unknown(call.Fun.Rng(), "workflow `%s` makes no call `%s`%s", r.w.Decl.Name.Name, fun, c.didYouMean(call.Fun.Rng(), fun, cands))
 		return false
 	}
 	good := true
