@@ -168,13 +168,17 @@ func NewCoverage(res *check.Result, scheds []*codegen.Schedule) *Coverage {
 }
 
 // stepCoverage lists a step's items: done; gave up for each reason the
-// step can reach (Exhausted always, Deadline with a `deadline:`,
-// Terminal with error kinds in its policy); cancelled when it can wait.
+// step can reach (Exhausted unless only its `deadline:` bounds its
+// attempts, Deadline with a `deadline:`, Terminal with error kinds in its
+// policy); cancelled when it can wait.
 func stepCoverage(st *check.Step, sched *codegen.Schedule, add func(ItemKind, diag.Range, string) *Item) *stepItems {
 	r := st.Decl.Call.Range
 	q := fmt.Sprintf("step %q", st.Key)
 	it := &stepItems{done: add(CovStepDone, r, q+" done"), gaveUp: map[check.Cause]*Item{}}
-	causes := []check.Cause{check.CauseExhausted}
+	var causes []check.Cause
+	if st.Consumer.Budget != check.BudgetDeadline {
+		causes = append(causes, check.CauseExhausted)
+	}
 	if st.HasDeadline {
 		causes = append(causes, check.CauseDeadline)
 	}

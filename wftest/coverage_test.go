@@ -80,6 +80,36 @@ func TestStepCancelledItem(t *testing.T) {
 	}
 }
 
+// TestStepGaveUpItems: a step has a "gave up" item for each reason it can
+// reach: Exhausted unless its deadline alone bounds its attempts,
+// Deadline with a deadline, Terminal with error kinds.
+func TestStepGaveUpItems(t *testing.T) {
+	for _, tt := range []struct {
+		step string
+		want []string
+	}{
+		{`Workflow.Once("s") { X.Y(); }`, []string{"Exhausted"}},
+		{`Workflow.Once("s", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3)) { X.Y(); }`, []string{"Exhausted"}},
+		{`Workflow.Once("s", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)), deadline: TimeSpan.FromMinutes(1)) { X.Y(); }`, []string{"Deadline"}},
+		{`Workflow.Once("s", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3), deadline: TimeSpan.FromMinutes(1)) { X.Y(); }`, []string{"Exhausted", "Deadline"}},
+		{`Workflow.Once("s", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(3).NonRetryable(E.Bad)) { X.Y(); }`, []string{"Exhausted", "Terminal"}},
+	} {
+		src := `enum E { Bad }
+workflow W { Autostart = true; Initial = A; event Go();
+  state A { subscribe Go(); on Go { ` + tt.step + ` } } }
+`
+		var got []string
+		for _, it := range coverageOf(t, src).Workflows[0].Items {
+			if it.Kind == wftest.CovStepGaveUp {
+				got = append(got, strings.TrimSuffix(strings.TrimPrefix(it.What, `step "s" gave up (`), ")"))
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%s: gave-up items %v, want %v", tt.step, got, tt.want)
+		}
+	}
+}
+
 // TestCoverageJSON: the coverage's JSON is a list of the workflows, each
 // with its counts and every item (an empty list, never null, for a
 // workflow without items), and matches docs/schema/test.schema.json.
