@@ -105,10 +105,12 @@ func TestTimingIsOptIn(t *testing.T) {
 	count := func(n int) { steps.Add(int64(n)); burn(n) }
 	for _, env := range envs {
 		t.Setenv(EnvTiming, env)
-		r := &recorder{}
-		Linear(r, "quadratic time", count, 1500, Count("steps", &steps))
-		if got, want := r.failedWith("CPU time"), env == "1"; got != want {
-			t.Errorf("%s=%q: failed on time %v, want %v (%v)", EnvTiming, env, got, want, r.errors)
+		for name, check := range map[string]func(testing.TB, string, func(int), int, ...Counter){"Linear": Linear, "NLogN": NLogN} {
+			r := &recorder{}
+			check(r, "quadratic time", count, 1500, Count("steps", &steps))
+			if got, want := r.failedWith("CPU time"), env == "1"; got != want {
+				t.Errorf("%s: %s=%q: failed on time %v, want %v (%v)", name, EnvTiming, env, got, want, r.errors)
+			}
 		}
 	}
 }
