@@ -325,6 +325,14 @@ func (p *printer) chainBreaks(en entry, level int) []int {
 				breaks = append(breaks, i)
 			}
 		}
+		// A named argument after a broken chain, in the member's outer
+		// call (a step's `timeout:` and `deadline:` after its `retry:`),
+		// starts a line of its own rather than trailing the chain's last
+		// line past Width.
+		if len(breaks) > 0 && depth == 1 && chain < 0 && it.kind == lexer.Ident && prev >= 0 && p.punct(prev, ',') &&
+			i+1 <= head && p.punct(i+1, ':') {
+			breaks = append(breaks, i)
+		}
 		if chain < 0 && it.kind == lexer.Ident && p.text(i) == "Backoff" && i+1 <= head && p.punct(i+1, '.') {
 			chain = depth
 		}
