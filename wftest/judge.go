@@ -52,6 +52,8 @@ type expectation struct {
 	called bool
 	near   []string
 	want   []wantArg // an expected call's arguments
+	// differs: an attempt started other than expected (ExpectAttempts).
+	differs bool
 	// done: what the expectation is about has happened (or cannot any
 	// more): it is decided before the run's end.
 	done bool
@@ -187,8 +189,16 @@ func (j *judge) read(e *expectation, i int, en *interp.Entry, about interp.Subje
 		switch {
 		case en.Kind == interp.KAttempt && about == any(x.Step):
 			e.starts = append(e.starts, en.At)
-			if e.first < 0 {
-				e.first = i
+			// The focus is the first attempt, until one starts other than
+			// expected (or one more than expected starts): then that one,
+			// where the failure is.
+			k := len(e.starts) - 1
+			differs := k >= len(x.Attempts) || x.Attempts[k] != en.At
+			if e.first < 0 || differs && !e.differs {
+				if e.first < 0 {
+					e.first = i
+				}
+				e.differs = differs
 				j.focus(e, i, i)
 			}
 		case (en.Kind == interp.KDone || en.Kind == interp.KGiveUp) && about == any(x.Step):
