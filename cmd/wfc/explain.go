@@ -79,12 +79,25 @@ func explainWord(w io.Writer, word vocab.Word) error {
 	return err
 }
 
+// otherLibraries are words of other retry libraries (Polly, tenacity,
+// Temporal, Step Functions) that people ask `wfc explain` for, by lower
+// case, with what says the same here: the budget counts attempts, never
+// retries, so the nearest spelling would mislead.
+var otherLibraries = map[string]string{
+	"maxretries":      "a budget is counted in attempts here: `.MaxRetries(n)` is `Backoff.MaxAttempts(n+1)`, and a milestone's `Retries = n` is n retries after its first window",
+	"retrycount":      "a budget is counted in attempts here: n retries is `Backoff.MaxAttempts(n+1)`, or a milestone's `Retries = n`",
+	"maximumattempts": "Temporal's MaximumAttempts is `Backoff.MaxAttempts(n)`",
+}
+
 // suggestWord is "; did you mean X?" for the vocabulary word closest to
 // arg, or "". The word is found by its last name (`Backoff.Cap` means the
 // member `.Cap`, `TimeSpan.Linear` the factory `Backoff.Linear`), and shown
 // as written in full.
 func suggestWord(arg string) string {
 	name := arg[strings.LastIndex(arg, ".")+1:]
+	if meant, ok := otherLibraries[strings.ToLower(name)]; ok {
+		return "; " + meant
+	}
 	byName := map[string]string{}
 	var names []string
 	for _, w := range vocab.All() {

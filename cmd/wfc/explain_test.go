@@ -95,3 +95,27 @@ func TestExplainExamples(t *testing.T) {
 func indentLines(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    ")
 }
+
+// TestExplainSuggests: a word that is not the language's gets the nearest
+// one, and the words of other retry libraries say how the budget is
+// counted here rather than the nearest spelling (`MaxRetries` is not
+// `Retries`).
+func TestExplainSuggests(t *testing.T) {
+	for arg, want := range map[string]string{
+		"MaxRetries":         "`.MaxRetries(n)` is `Backoff.MaxAttempts(n+1)`",
+		"Backoff.maxRetries": "`.MaxRetries(n)` is `Backoff.MaxAttempts(n+1)`",
+		"MaximumAttempts":    "`Backoff.MaxAttempts(n)`",
+		"MaxAttemps":         "did you mean Backoff.MaxAttempts?",
+		"Exhasted":           "did you mean Exhausted?",
+	} {
+		var out bytes.Buffer
+		cmd := newExplainCmd(&out)
+		cmd.SetArgs([]string{arg})
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		err := cmd.Execute()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("wfc explain %s: %v, want it to say %q", arg, err, want)
+		}
+	}
+}
