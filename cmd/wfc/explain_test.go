@@ -105,7 +105,7 @@ func TestExplainSuggests(t *testing.T) {
 		"MaxRetries":         "`.MaxRetries(n)` is `Backoff.MaxAttempts(n+1)`",
 		"Backoff.maxRetries": "`.MaxRetries(n)` is `Backoff.MaxAttempts(n+1)`",
 		"MaximumAttempts":    "`Backoff.MaxAttempts(n)`",
-		"MaxAttemps":         "did you mean Backoff.MaxAttempts?",
+		"MaxAttemps":         "did you mean .MaxAttempts?",
 		"Exhasted":           "did you mean Exhausted?",
 	} {
 		var out bytes.Buffer
