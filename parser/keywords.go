@@ -125,7 +125,7 @@ type foreignKeyword struct {
 // `else` that ends an `if` chain is that chain's: foreign.go).
 var foreignKeywords = [ctxCount]map[string]foreignKeyword{
 	ctxStmts: {"else": {"default", shapeBrace,
-		"`else` is not a case: a handler's block for the members no case names is `default { … }`"}},
+		"`else` is not a case: the block for what no case takes (a handler's members, a catch's reasons and kinds) is `default { … }`"}},
 }
 
 // guessKeyword records token i as the keyword it misspells, if one of those
