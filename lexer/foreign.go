@@ -13,7 +13,8 @@ import (
 // single-quoted strings and letters outside ASCII in names. Each is one
 // WF003 that names the language's own form, and lexing goes on as if the
 // user had written that form, so nothing after it cascades: a comment's
-// words are skipped, a string is one (Bad) string token, a name is one
+// words are skipped, a string is one string token that counts as its value
+// (a JavaScript template with `${…}` is Bad: it has none), a name is one
 // (Bad) name token.
 
 // isDashComment reports whether src[i:] starts a `--` comment: `--`
@@ -78,7 +79,9 @@ func (l *lx) singleQuoted() {
 		d.Fixes = []diag.Fix{{Title: "write the string with `\"`", MachineApplicable: true,
 			Edits: []diag.Edit{{File: l.file, Range: r, NewText: `"` + requote(body) + `"`}}}}
 	}
-	l.emit(start, String, true)
+	// Its value is plain (Unquote reads it), so it counts as that string
+	// from here on: a step named 'charge' is the step "charge".
+	l.emit(start, String, false)
 }
 
 // requote turns the text between single quotes into the text between double
@@ -276,6 +279,8 @@ func (l *lx) foreignQuoted() bool {
 		d.Fixes = []diag.Fix{{Title: "write the string with `\"`", MachineApplicable: true,
 			Edits: []diag.Edit{{File: l.file, Range: r, NewText: `"` + strings.ReplaceAll(strings.ReplaceAll(body, `\`, `\\`), `"`, `\"`) + `"`}}}}
 	}
-	l.emit(start, String, true)
+	// Its value is the text between the quotes, so it counts as that
+	// string from here on; a template (`${…}`) has no value of its own.
+	l.emit(start, String, open == '`' && strings.Contains(body, "${"))
 	return true
 }
