@@ -24,5 +24,15 @@ func TestTestArguments(t *testing.T) {
 		{name: "a call that takes exactly one argument, given two",
 			src:  inTest(`  Expect.GaveUp("notify", "notify");`),
 			want: []string{"8:27 WF502 «\"notify\"» `Expect.GaveUp` takes one argument, as in `Expect.GaveUp(\"charge-card\")`; found 2 && !at least"}},
+		{name: "a state is named, not quoted",
+			src:  inTest(`  Expect.State("A");`),
+			want: []string{"8:16 WF502 «\"A\"» expected a state's name; found `\"A\"`"}},
+		{name: "a state by name: quiet", src: inTest("  Expect.State(A);")},
+		{name: "an expected call's Enum.Member: a member its enum lacks is WF502",
+			src:  "enum Tone { Calm, Loud }\n" + inTest("  Expect.Call(Mail.Send(Tone.Quiet));"),
+			want: []string{"9:30 WF502 «Quiet» `Quiet` is not a member of enum `Tone`"}},
+		{name: "an enum declared twice (WF101) decides no member: only WF101",
+			src:  "enum Tone { Calm, Loud }\nenum Tone { Calm }\n" + inTest("  Expect.Call(Mail.Send(Tone.Quiet));"),
+			want: []string{"2:6 WF101 «Tone»"}},
 	})
 }
