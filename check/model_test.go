@@ -274,3 +274,45 @@ func TestStateNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalStateLinks: a terminal state waits for nothing (WF116 says
+// so once), yet the model still links what it declares, for the editor:
+// each handler to the subscription it names, that subscription back to
+// it, and its gotos to their states; a handler that names no subscription
+// of the state is linked to none.
+func TestTerminalStateLinks(t *testing.T) {
+	src := `workflow W {
+  Initial = A;
+  event Go();
+  event Ping();
+  state A { subscribe Go(); on Go { goto Done; } }
+  terminal Done {
+    subscribe Go();
+    on Go { goto A; }
+    on Ping { goto A; }
+  }
+}
+`
+	prog, syntax := parser.Parse([]parser.Source{{Name: "t.wf", Src: src}}, parser.Options{Workers: 1})
+	if len(syntax) > 0 {
+		t.Fatal(syntax[0].Message)
+	}
+	w := check.CheckWith(prog, check.Options{Info: true}).Program.Workflows[0]
+	a, done := w.StateNamed("A"), w.StateNamed("Done")
+	if done == nil || len(done.Subscriptions) != 1 || len(done.Handlers) != 2 {
+		t.Fatalf("Done: %+v", done)
+	}
+	sub, onGo, onPing := done.Subscriptions[0], done.Handlers[0], done.Handlers[1]
+	if onGo.Subscription != sub || sub.Handler != onGo {
+		t.Errorf("on Go in a terminal state: subscription %v, and the subscription's handler %v", onGo.Subscription, sub.Handler)
+	}
+	if sub.Event == nil || sub.Event.Name().Name != "Go" {
+		t.Errorf("the terminal state's subscription resolves to event %v", sub.Event)
+	}
+	if onPing.Subscription != nil {
+		t.Errorf("on Ping names no subscription of Done, yet is linked to %v", onPing.Subscription)
+	}
+	if len(done.Transitions) != 2 || done.Transitions[0].To != a || done.Transitions[1].To != a {
+		t.Errorf("the terminal state's gotos: %+v", done.Transitions)
+	}
+}

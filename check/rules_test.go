@@ -112,6 +112,10 @@ workflow W {
 [Principal] entity A { string N; }
 [Principal] entity B { string N; } // want WF207
 entity C { string N; }`,
+		"WF207 counts only `[Principal]` written bare: another attribute, or Principal with arguments, makes no principal": `
+[Primary] entity A { string N; } // want WF110
+[Principal(true)] entity B { string N; } // want WF110
+[Principal] entity C { string N; }`,
 	} {
 		t.Run(name, func(t *testing.T) { checkWants(t, src) })
 	}
