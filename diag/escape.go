@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -139,10 +140,12 @@ func SafeJSON(w io.Writer) io.Writer { return jsonWriter{w} }
 type jsonWriter struct{ w io.Writer }
 
 func (j jsonWriter) Write(p []byte) (int, error) {
-	s := string(p)
-	if !strings.ContainsFunc(s, jsonUnsafe) && !strings.Contains(s, legacyCommand) {
+	// Most documents need nothing escaped: they are written as they come,
+	// without a copy (a SARIF document of a crafted file is megabytes).
+	if !bytes.ContainsFunc(p, jsonUnsafe) && !bytes.Contains(p, []byte(legacyCommand)) {
 		return j.w.Write(p)
 	}
+	s := string(p)
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	for i := 0; i < len(s); {

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -212,15 +213,64 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, src Sources, opt SARIFOptions) err
 		res.PartialFingerprints = map[string]string{fingerprintKey: fmt.Sprintf("%s:%d", sum, seen[sum])}
 		run.Results = append(run.Results, res)
 	}
+	results := run.Results
+	run.Results = []sarifResult{}
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	}
-	enc := json.NewEncoder(jsonWriter{w})
+	return writeStreamed(jsonWriter{w}, log, results)
+}
+
+// resultsIndent is how deep a result sits in the document: log, runs, the
+// run, its results.
+const resultsIndent = "        "
+
+// writeStreamed writes the document as json.Encoder with a two-space
+// indent writes it, byte for byte, but the results one at a time: a
+// crafted file's thousands of findings never make one document-sized
+// buffer (nor its indented copy) that the collector must scan.
+func writeStreamed(w io.Writer, log sarifLog, results []sarifResult) error {
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+	if err := enc.Encode(log); err != nil {
+		return err
+	}
+	doc := head.Bytes()
+	const empty = `"results": []`
+	at := bytes.LastIndex(doc, []byte(empty))
+	if at < 0 || len(results) == 0 {
+		_, err := w.Write(doc)
+		return err
+	}
+	cut := at + len(empty) - 1 // at the `]`
+	if _, err := w.Write(append(doc[:cut:cut], '\n')); err != nil {
+		return err
+	}
+	var one bytes.Buffer
+	renc := json.NewEncoder(&one)
+	renc.SetIndent(resultsIndent, "  ")
+	renc.SetEscapeHTML(false)
+	for i := range results {
+		one.Reset()
+		one.WriteString(resultsIndent)
+		if err := renc.Encode(&results[i]); err != nil {
+			return err
+		}
+		b := bytes.TrimSuffix(one.Bytes(), []byte("\n"))
+		if i < len(results)-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(append([]byte(resultsIndent[:len(resultsIndent)-2]), doc[cut:]...))
+	return err
 }
 
 // memoURI computes each file's URI once: findings are many, files few, and
