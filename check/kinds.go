@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/wfc-lang/wfc/ast"
 	"github.com/wfc-lang/wfc/check/vocab"
@@ -70,10 +71,48 @@ func (c *checker) kindOf(e ast.Expr, prefer []*Enum, code diag.ID, what string) 
 		}
 		return nil
 	}
+	if lit, ok := ast.Unparen(e).(*ast.StringLit); ok && !lit.Bad {
+		// A kind in quotes, as a string: one mistake, with the fix that
+		// writes the name, when the text names one kind.
+		if m := c.kindNamed(lit.Value, prefer); m != nil {
+			d := c.report(e.Rng(), code, "an error kind is a name, not a string: write `%s`", lit.Value)
+			d.Fixes = append(d.Fixes, diag.Fix{Title: fmt.Sprintf("write `%s`", lit.Value), MachineApplicable: true,
+				Edits: []diag.Edit{{File: c.file.Name, Range: e.Rng(), NewText: lit.Value}}})
+			return m // read as meant: nothing else follows from it
+		}
+	}
 	if !ast.HasBad(e) {
-		c.report(e.Rng(), code, "an error kind is a member of an enum, written `ChargeError.Declined` or `Declined`; found `%s`", ast.Compact(c.file.Text(e.Rng())))
+		c.report(e.Rng(), code, "an error kind is a member of an enum, written `Enum.Member` or `Member`, %s; found `%s`", c.kindExample(), ast.Compact(c.file.Text(e.Rng())))
 	}
 	return nil
+}
+
+// kindNamed is the kind text names, written `Enum.Member` or `Member` (in
+// prefer's enums first, then unique in the program), or nil; it reports
+// nothing.
+func (c *checker) kindNamed(text string, prefer []*Enum) *EnumMember {
+	if en, mem, ok := strings.Cut(text, "."); ok {
+		d, isEnum := c.global(en).(*ast.Enum)
+		if !isEnum || c.dup(en) {
+			return nil
+		}
+		return c.model.enumOf(d).member(mem)
+	}
+	for _, en := range prefer {
+		if m := en.member(text); m != nil {
+			return m
+		}
+	}
+	var found *EnumMember
+	for _, en := range c.programEnums() {
+		if m := en.member(text); m != nil {
+			if found != nil {
+				return nil
+			}
+			found = m
+		}
+	}
+	return found
 }
 
 func memberNames(en *Enum) []string {
