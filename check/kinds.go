@@ -42,25 +42,20 @@ func (c *checker) kindOf(e ast.Expr, prefer []*Enum, code diag.ID, what string) 
 		c.report(x.Sel.Range, code, "unknown %s `%s`: enum `%s` has no member `%s`%s", what, ast.Compact(c.file.Text(x.Range)), n.Name, x.Sel.Name, c.didYouMean(x.Sel.Range, x.Sel.Name, memberNames(en)))
 		return nil
 	case *ast.Name:
-		for _, en := range prefer {
-			if m := en.member(x.Name); m != nil {
-				c.model.p.Info.use(x, m)
-				return m
-			}
+		m, found := c.kindCandidates(x.Name, prefer)
+		if m == nil && len(found) == 1 {
+			m = found[0]
 		}
-		var found []*EnumMember
-		var all []string
-		for _, en := range c.programEnums() {
-			if m := en.member(x.Name); m != nil {
-				found = append(found, m)
-			}
-			all = append(all, memberNames(en)...)
+		if m != nil {
+			c.model.p.Info.use(x, m)
+			return m
 		}
 		switch len(found) {
-		case 1:
-			c.model.p.Info.use(x, found[0])
-			return found[0]
 		case 0:
+			var all []string
+			for _, en := range c.programEnums() {
+				all = append(all, memberNames(en)...)
+			}
 			c.report(x.Range, code, "unknown %s `%s`: no enum of the program has a member `%s`; an error kind is a member of an enum, %s%s", what, x.Name, x.Name, c.kindExample(), c.didYouMean(x.Range, x.Name, all))
 		default:
 			var qs []string
@@ -98,21 +93,30 @@ func (c *checker) kindNamed(text string, prefer []*Enum) *EnumMember {
 		}
 		return c.model.enumOf(d).member(mem)
 	}
+	if m, found := c.kindCandidates(text, prefer); m != nil {
+		return m
+	} else if len(found) == 1 {
+		return found[0]
+	}
+	return nil
+}
+
+// kindCandidates is what an unqualified kind name may name: the member of
+// the first of prefer's enums that has it, if any; else every member of
+// the program's enums that has it (one is the kind; several, ambiguous).
+func (c *checker) kindCandidates(name string, prefer []*Enum) (*EnumMember, []*EnumMember) {
 	for _, en := range prefer {
-		if m := en.member(text); m != nil {
-			return m
+		if m := en.member(name); m != nil {
+			return m, nil
 		}
 	}
-	var found *EnumMember
+	var found []*EnumMember
 	for _, en := range c.programEnums() {
-		if m := en.member(text); m != nil {
-			if found != nil {
-				return nil
-			}
-			found = m
+		if m := en.member(name); m != nil {
+			found = append(found, m)
 		}
 	}
-	return found
+	return nil, found
 }
 
 func memberNames(en *Enum) []string {
