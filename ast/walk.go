@@ -14,11 +14,30 @@ import (
 // lists, but a formatter or a "first use" rule needs them interleaved as in
 // the file.
 func Inspect(n Node, f func(Node) bool) {
+	var w walker
+	w.walk(n, f, 0)
+}
+
+// walker is one Inspect's state: a list of children per depth, reused by
+// every node at that depth, so a walk allocates per level of the tree, not
+// per node (Inspect runs over every tree the parser builds).
+type walker struct{ levels []children }
+
+func (w *walker) walk(n Node, f func(Node) bool, depth int) {
 	if isNil(n) || !f(n) {
 		return
 	}
-	for _, c := range Children(n) {
-		Inspect(c, f)
+	if p, ok := n.(parent); ok {
+		if depth == len(w.levels) {
+			w.levels = append(w.levels, nil)
+		}
+		c := w.levels[depth][:0]
+		p.children(&c)
+		c = c.sorted()
+		w.levels[depth] = c
+		for _, x := range c {
+			w.walk(x, f, depth+1)
+		}
 	}
 	f(nil)
 }

@@ -177,6 +177,9 @@ func (cp *chunkParser) convBlock(g *gBlock) *ast.Block {
 			b.Bad = true
 		}
 	}
+	if b.Bad {
+		cp.badBlocks++
+	}
 	return b
 }
 

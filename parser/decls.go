@@ -29,6 +29,9 @@ type chunkParser struct {
 	// found after its piece (`found x`), 0 if none: the piece that starts
 	// there has had its error (strayed).
 	blamed int
+	// badBlocks counts the blocks convBlock marked Bad: an item whose
+	// conversion raised it holds one (addItemTo).
+	badBlocks int
 }
 
 // brackets returns the chunk's scratch tracker, empty.

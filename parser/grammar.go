@@ -124,32 +124,21 @@ type gStateItem interface {
 }
 
 func (g *gSubscribe) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {
+	bad := cp.badBlocks
 	sub := cp.convSubscribe(g, r)
 	st.Subscribes = append(st.Subscribes, sub)
-	if hasBadBlock(sub) {
+	if cp.badBlocks != bad {
 		st.Bad = true // a `goto` may be in what was not read
 	}
 }
 
 func (g *gHandler) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {
+	bad := cp.badBlocks
 	h := cp.convHandler(g, r)
 	st.Handlers = append(st.Handlers, h)
-	if hasBadBlock(h) {
+	if cp.badBlocks != bad {
 		st.Bad = true // a `goto` may be in what was not read
 	}
-}
-
-// hasBadBlock reports whether a block below n holds a statement that was
-// reported and not read (convBlock).
-func hasBadBlock(n ast.Node) bool {
-	bad := false
-	ast.Inspect(n, func(x ast.Node) bool {
-		if b, ok := x.(*ast.Block); ok && b.Bad {
-			bad = true
-		}
-		return !bad
-	})
-	return bad
 }
 
 func (g *gSetting) addItemTo(cp *chunkParser, st *ast.State, r diag.Range) {
