@@ -19,20 +19,28 @@ type tokenStream struct {
 
 // Next implements participle's lexer.Lexer.
 func (s *tokenStream) Next() (plexer.Token, error) {
-	fp := s.fp
-	i := s.i
+	t, eof := s.fp.handOver(s.i, s.end)
+	if !eof {
+		s.i++
+	}
+	return t, nil
+}
+
+// handOver is token i as participle reads it in a piece that ends before
+// token end: past the end, or at the file's end, an EOF placed where token
+// i starts (and eof is true).
+func (fp *fileParser) handOver(i, end int) (tok plexer.Token, eof bool) {
 	t := fp.toks[i]
 	pos := plexer.Position{Filename: fp.file.Name, Offset: int(t.Off), Line: int(t.Line), Column: int(t.Col)}
-	if i >= s.end || t.Kind == lexer.EOF {
-		return plexer.Token{Type: plexer.EOF, Pos: pos}, nil
+	if i >= end || t.Kind == lexer.EOF {
+		return plexer.Token{Type: plexer.EOF, Pos: pos}, true
 	}
-	s.i++
 	k := fp.kind(i)
 	typ := lexer.TokenType(k)
 	if t.Bad {
 		typ = badLiteral(k)
 	}
-	return plexer.Token{Type: typ, Value: fp.word(i), Pos: pos}, nil
+	return plexer.Token{Type: typ, Value: fp.word(i), Pos: pos}, false
 }
 
 // badLiteral is the token type of a literal of kind k already reported as
@@ -83,6 +91,37 @@ type window struct {
 	// piece is the copy handed to the parse of the current piece; kept
 	// here, not allocated per piece (pieces are parsed one at a time).
 	piece plexer.PeekingLexer
+	// buf holds the window's tokens when they were handed over exactly
+	// (handover.go): the next window of the chunk reuses it.
+	buf []plexer.Token
+}
+
+// fill makes w the window over tokens [lo, hi) and the EOF where token hi
+// starts: handed over exactly when participle's layout allows it
+// (handover.go), else through Upgrade.
+func (cp *chunkParser) fill(w *window, lo, hi int) bool {
+	if exactHandOver {
+		buf := w.buf[:0]
+		if cap(buf) < hi-lo+1 {
+			buf = make([]plexer.Token, 0, hi-lo+1)
+		}
+		for i := lo; ; i++ {
+			t, eof := cp.handOver(i, hi)
+			buf = append(buf, t)
+			if eof {
+				break
+			}
+		}
+		*w = window{lo: lo, hi: hi, ok: true, buf: buf}
+		peekingOver(&w.lex, buf)
+		return true
+	}
+	lex, err := plexer.Upgrade(&tokenStream{fp: cp.fileParser, i: lo, end: hi})
+	if err != nil {
+		return false
+	}
+	*w = window{lex: *lex, lo: lo, hi: hi, ok: true}
+	return true
 }
 
 // lexAt returns a PeekingLexer whose next token is s.lo, for a parse of
@@ -96,11 +135,9 @@ func (cp *chunkParser) lexAt(s span) (pl *plexer.PeekingLexer, want int, ok bool
 	}
 	if !w.ok || s.lo < w.lo+w.lex.Cursor() || s.hi > w.hi {
 		hi := min(cp.chunk.hi, max(s.hi, s.lo+windowTokens))
-		lex, err := plexer.Upgrade(&tokenStream{fp: cp.fileParser, i: s.lo, end: hi})
-		if err != nil {
+		if !cp.fill(w, s.lo, hi) {
 			return nil, 0, false
 		}
-		*w = window{lex: *lex, lo: s.lo, hi: hi, ok: true}
 	}
 	for w.lo+w.lex.Cursor() < s.lo {
 		w.lex.Next()
