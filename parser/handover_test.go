@@ -3,8 +3,8 @@ package parser
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	plexer "github.com/alecthomas/participle/v2/lexer"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/wfc-lang/wfc/internal/corpus"
 )

@@ -15,7 +15,10 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stop := profileCPU(os.Getenv("WFC_CPUPROFILE"), os.Stderr)
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // exitError carries an exit status through cobra.
