@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // TestProfileCPU: WFC_CPUPROFILE's file is a CPU profile; a path that cannot be written is one line
