@@ -115,7 +115,7 @@ func (cp *chunkParser) parseEnum(s span) ast.Decl {
 		e.Bad = true
 		return cp.declOrNil(e, e.Name)
 	}
-	g, err := parsePiece(cp, getParsers().enum, s)
+	g, err := parsePiece(cp, getParsers().enum.get(), s)
 	if err != nil {
 		cp.reportParse(err, s, prodEnum)
 		e.Bad = true
@@ -157,7 +157,7 @@ func (cp *chunkParser) parseEntity(s span) ast.Decl {
 		e.Bad = true
 		return cp.declOrNil(e, e.Name)
 	}
-	g, err := parsePiece(cp, getParsers().entity, s)
+	g, err := parsePiece(cp, getParsers().entity.get(), s)
 	if err != nil {
 		e.Bad = true
 		// Recover member by member; if the shape is too broken to split,
@@ -240,7 +240,7 @@ func (cp *chunkParser) parseWorkflowMember(w *ast.Workflow, m span) {
 		cp.salvageMember(w, m)
 		return
 	}
-	g, err := parsePiece(cp, getParsers().member, m)
+	g, err := parsePiece(cp, getParsers().member.get(), m)
 	if err != nil && cp.strayed(m, ctxWorkflow) {
 		w.Bad = true
 		return
@@ -291,7 +291,7 @@ func (cp *chunkParser) parseStateItem(st *ast.State, it span) {
 		return
 	}
 	if cp.checkNesting(it) {
-		g, err := parsePiece(cp, getParsers().stateItem, it)
+		g, err := parsePiece(cp, getParsers().stateItem.get(), it)
 		if err == nil {
 			(*g).addItemTo(cp, st, cp.spanRange(it.lo, it.hi))
 			return

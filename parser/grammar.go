@@ -225,21 +225,35 @@ type gTestItem struct {
 	Value  *expr    `parser:"( '=' @@ )? ';'"`
 }
 
-// parsers holds one participle parser per kind of chunk. They are built
-// once and are safe for concurrent use.
+// parsers holds one participle parser per kind of chunk, each built on its
+// first use (a program without a syntax error never needs the recovery's;
+// a small program, the playground's first check in WebAssembly above all,
+// builds only the few it reads) and safe for concurrent use.
 type parsers struct {
-	enum      *participle.Parser[gEnum]
-	entity    *participle.Parser[gEntity]
-	member    *participle.Parser[gMember]
-	stateItem *participle.Parser[gStateItem]
-	stmt      *participle.Parser[gStmt]
-	attrs     *participle.Parser[gAttrLists]
-	entMember *participle.Parser[gEntityMember]
-	rule      *participle.Parser[gRule]
-	milestone *participle.Parser[gMilestone]
-	mitem     *participle.Parser[gMItem]
-	testItem  *participle.Parser[gTestItem]
-	catchCase *participle.Parser[gCatchCase]
+	enum      lazy[gEnum]
+	entity    lazy[gEntity]
+	member    lazy[gMember]
+	stateItem lazy[gStateItem]
+	stmt      lazy[gStmt]
+	attrs     lazy[gAttrLists]
+	entMember lazy[gEntityMember]
+	rule      lazy[gRule]
+	milestone lazy[gMilestone]
+	mitem     lazy[gMItem]
+	testItem  lazy[gTestItem]
+	catchCase lazy[gCatchCase]
+}
+
+// lazy is a participle parser built on first use.
+type lazy[G any] struct {
+	once sync.Once
+	opts []participle.Option
+	p    *participle.Parser[G]
+}
+
+func (l *lazy[G]) get() *participle.Parser[G] {
+	l.once.Do(func() { l.p = participle.MustBuild[G](l.opts...) })
+	return l.p
 }
 
 // gAttrLists is the attribute lists before `entity`, for recovery.
@@ -249,18 +263,19 @@ type gAttrLists struct {
 
 var getParsers = sync.OnceValue(func() *parsers {
 	opts := []participle.Option{participle.Lexer(lexer.Definition{}), participle.UseLookahead(0)}
-	return &parsers{
-		enum:      participle.MustBuild[gEnum](opts...),
-		entity:    participle.MustBuild[gEntity](opts...),
-		member:    participle.MustBuild[gMember](append(opts, participle.Union(memberAlts...))...),
-		stateItem: participle.MustBuild[gStateItem](append(opts, participle.Union(stateItemAlts...))...),
-		stmt:      participle.MustBuild[gStmt](opts...),
-		attrs:     participle.MustBuild[gAttrLists](opts...),
-		entMember: participle.MustBuild[gEntityMember](opts...),
-		rule:      participle.MustBuild[gRule](opts...),
-		milestone: participle.MustBuild[gMilestone](opts...),
-		mitem:     participle.MustBuild[gMItem](opts...),
-		testItem:  participle.MustBuild[gTestItem](opts...),
-		catchCase: participle.MustBuild[gCatchCase](opts...),
-	}
+	with := func(o participle.Option) []participle.Option { return append(opts[:len(opts):len(opts)], o) }
+	ps := &parsers{}
+	ps.enum.opts = opts
+	ps.entity.opts = opts
+	ps.member.opts = with(participle.Union(memberAlts...))
+	ps.stateItem.opts = with(participle.Union(stateItemAlts...))
+	ps.stmt.opts = opts
+	ps.attrs.opts = opts
+	ps.entMember.opts = opts
+	ps.rule.opts = opts
+	ps.milestone.opts = opts
+	ps.mitem.opts = opts
+	ps.testItem.opts = opts
+	ps.catchCase.opts = opts
+	return ps
 })

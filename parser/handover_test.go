@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"reflect"
 	"testing"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
@@ -62,5 +63,33 @@ func read(pl *plexer.PeekingLexer) []step {
 			tok = *pl.Next()
 			return append(out, step{tok, pl.Cursor(), pl.RawCursor()})
 		}
+	}
+}
+
+// TestParsersBuild: every participle parser builds, the recovery's too,
+// though each is built only on its first use (a grammar mistake in one
+// must not wait for the first broken program that needs it).
+func TestParsersBuild(t *testing.T) {
+	ps := getParsers()
+	all := map[string]func(){
+		"enum": func() { ps.enum.get() }, "entity": func() { ps.entity.get() },
+		"member": func() { ps.member.get() }, "stateItem": func() { ps.stateItem.get() },
+		"stmt": func() { ps.stmt.get() }, "attrs": func() { ps.attrs.get() },
+		"entMember": func() { ps.entMember.get() }, "rule": func() { ps.rule.get() },
+		"milestone": func() { ps.milestone.get() }, "mitem": func() { ps.mitem.get() },
+		"testItem": func() { ps.testItem.get() }, "catchCase": func() { ps.catchCase.get() },
+	}
+	if n := reflect.TypeFor[parsers]().NumField(); len(all) != n {
+		t.Fatalf("the test builds %d parsers, parsers has %d: add the new one here", len(all), n)
+	}
+	for name, build := range all {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: %v", name, r)
+				}
+			}()
+			build()
+		}()
 	}
 }

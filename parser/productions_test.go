@@ -264,7 +264,7 @@ func shapesOf(items []item) []string {
 // text of what was expected there.
 func TestParticipleFailure(t *testing.T) {
 	src := "enum E { A ; }"
-	_, err := getParsers().enum.ParseString("t.wf", src)
+	_, err := getParsers().enum.get().ParseString("t.wf", src)
 	if err == nil {
 		t.Fatal("no error")
 	}

@@ -38,7 +38,7 @@ func (cp *chunkParser) salvageEntity(s span, e *ast.Entity) bool {
 	p := getParsers()
 	if k > s.lo {
 		as := span{s.lo, k}
-		if g, err := p.attrs.ParseFromLexer(cp.stream(as)); err != nil {
+		if g, err := p.attrs.get().ParseFromLexer(cp.stream(as)); err != nil {
 			cp.reportParse(err, as, prodAttrList)
 		} else {
 			e.Attrs = cp.convAttrs(g.Lists)
@@ -61,7 +61,7 @@ func (cp *chunkParser) salvageEntityMember(e *ast.Entity, m span) {
 		return
 	}
 	p := getParsers()
-	g, err := p.entMember.ParseFromLexer(cp.stream(m))
+	g, err := p.entMember.get().ParseFromLexer(cp.stream(m))
 	if err == nil {
 		cp.convEntity(&gEntity{Members: []*gEntityMember{g}}, e)
 		return
@@ -76,7 +76,7 @@ func (cp *chunkParser) salvageEntityMember(e *ast.Entity, m span) {
 	}
 	sec := &gSecurity{Pos: plexerPos(cp.toks[m.lo], cp.file.Name), EndPos: plexerPos(cp.toks[end+1], cp.file.Name)}
 	for _, r := range cp.splitMembers(m.lo+2, end, nil) {
-		gr, err := p.rule.ParseFromLexer(cp.stream(r))
+		gr, err := p.rule.get().ParseFromLexer(cp.stream(r))
 		if err != nil {
 			cp.reportParse(err, r, prodSecurityRule)
 			continue
@@ -141,7 +141,7 @@ func (cp *chunkParser) salvageHandler(it span) *ast.Handler {
 		if !cp.checkNesting(s) {
 			continue
 		}
-		g, err := getParsers().stmt.ParseFromLexer(cp.stream(s))
+		g, err := getParsers().stmt.get().ParseFromLexer(cp.stream(s))
 		if err != nil {
 			if st := cp.salvageCatch(s); st != nil {
 				body.Stmts = append(body.Stmts, st)
@@ -179,7 +179,7 @@ func (cp *chunkParser) salvageCatch(s span) ast.Stmt {
 		return nil
 	}
 	head := span{s.lo, at}
-	g, err := getParsers().stmt.ParseFromLexer(cp.stream(head))
+	g, err := getParsers().stmt.get().ParseFromLexer(cp.stream(head))
 	if err != nil {
 		return nil
 	}
@@ -190,7 +190,7 @@ func (cp *chunkParser) salvageCatch(s span) ast.Stmt {
 	kw := cp.tokRange(at)
 	ct := &ast.Catch{Range: cp.spanRange(at, closeB+1), Keyword: kw, Bad: true}
 	for _, piece := range cp.splitStatements(at+2, closeB) {
-		gc, err := getParsers().catchCase.ParseFromLexer(cp.stream(piece))
+		gc, err := getParsers().catchCase.get().ParseFromLexer(cp.stream(piece))
 		if err != nil {
 			if off, _ := participleFailure(err); off == int(cp.toks[piece.lo].Off) {
 				cp.syntax(cp.errRange(piece.lo), "expected "+catchCaseWant+", found "+cp.describe(piece.lo))
@@ -306,7 +306,7 @@ func (cp *chunkParser) salvageMilestone(m span) *ast.Milestone {
 		return nil
 	}
 	p := getParsers()
-	g, err := p.milestone.ParseFromLexer(cp.stream(m))
+	g, err := p.milestone.get().ParseFromLexer(cp.stream(m))
 	if err == nil {
 		return cp.convMilestone(g)
 	}
@@ -321,7 +321,7 @@ func (cp *chunkParser) salvageMilestone(m span) *ast.Milestone {
 	}
 	ms := &ast.Milestone{Range: cp.spanRange(m.lo, end+1), Kind: kind, Bad: true}
 	for _, item := range cp.splitMembers(m.lo+2, end, nil) {
-		gi, err := p.mitem.ParseFromLexer(cp.stream(item))
+		gi, err := p.mitem.get().ParseFromLexer(cp.stream(item))
 		if err != nil {
 			cp.reportParse(err, item, prodMilestoneItem)
 			continue

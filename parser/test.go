@@ -33,7 +33,7 @@ func (cp *chunkParser) parseTestItem(t *ast.Test, m span) {
 		t.Bad = true
 		return
 	}
-	g, err := parsePiece(cp, getParsers().testItem, m)
+	g, err := parsePiece(cp, getParsers().testItem.get(), m)
 	if err != nil {
 		p := prodTestItem
 		if cp.kind(m.lo) == lexer.Ident && m.lo+1 < m.hi && cp.isPunct(m.lo+1, "=") {
