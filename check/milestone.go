@@ -139,12 +139,12 @@ func (c *checker) budget(cons *Consumer, set settingsOf) {
 func (c *checker) attemptsSetting(cons *Consumer, s *ast.Setting, hasRetries bool) bool {
 	const head = "a milestone has no `MaxAttempts` setting: it counts its budget in `Retries`, the windows after the first"
 	n, ok := numLit(s.Value)
-	if hasRetries || !ok || n.bad || !n.isInt || n.rat.Sign() <= 0 || !n.rat.Num().IsInt64() || n.rat.Num().Int64() > math.MaxInt32 {
+	if hasRetries || !ok || n.bad || !n.isInt || n.i <= 0 || n.i > math.MaxInt32 {
 		c.report(s.Name.Range, diag.WF107, "%s; write `Retries = n` for n+1 windows in all, or `.MaxAttempts(n)` on its `Backoff` policy", head)
 		cons.Valid = false
 		return false
 	}
-	b := Count(n.rat.Num().Int64())
+	b := Count(n.i)
 	d := c.report(s.Name.Range, diag.WF107, "%s: `MaxAttempts = %d` (%s) is %s", head, int64(b), b.Windows(), b.RetriesSetting())
 	d.Fixes = []diag.Fix{{Title: "write " + b.RetriesSetting(), MachineApplicable: true, Edits: []diag.Edit{
 		{File: c.file.Name, Range: s.Name.Range, NewText: "Retries"},
@@ -163,10 +163,10 @@ func (c *checker) retries(cons *Consumer, v ast.Expr) int64 {
 	case v == nil || ast.HasBad(v):
 	case !ok || !n.isInt:
 		c.report(v.Rng(), diag.WF107, "`Retries` takes an int, how many further windows follow the first, not %s%s", kindOfExpr(v), c.wholeNumberHint(v, n, ok))
-	case n.rat.Num().Int64() < 0:
-		c.report(v.Rng(), diag.WF307, "`Retries = %s`: retries count the windows after the first, so the least is 0", n.rat.Num().String())
+	case n.i < 0:
+		c.report(v.Rng(), diag.WF307, "`Retries = %d`: retries count the windows after the first, so the least is 0", n.i)
 	default:
-		r := n.rat.Num().Int64()
+		r := n.i
 		cons.Attempts, cons.Budget = r+1, BudgetRetries
 		return r
 	}

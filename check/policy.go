@@ -279,8 +279,8 @@ func isRetriesMember(name string) bool { return name == "Retries" || name == "Ma
 func (c *checker) retriesMember(m *Member) {
 	n := m.Name.Name
 	d := c.wf304(badCall{what: misuseRetries, rng: m.Range, kind: vocab.KindMember, name: n, arg: m.Arg})
-	if n, ok := numLit(m.Arg); ok && !n.bad && n.isInt && n.rat.Sign() >= 0 && n.rat.Num().Int64() < math.MaxInt32 {
-		total := CountOfRetries(n.rat.Num().Int64())
+	if n, ok := numLit(m.Arg); ok && !n.bad && n.isInt && n.i >= 0 && n.i < math.MaxInt32 {
+		total := CountOfRetries(n.i)
 		d.Fixes = append(d.Fixes, diag.Fix{
 			Title: fmt.Sprintf("write %s (%s)", total.MaxAttempts(), total.Attempts("the first try")),
 			Edits: []diag.Edit{{File: c.file.Name, Range: m.Range, NewText: total.Member()[1:]}},
@@ -349,7 +349,7 @@ func (c *checker) member(p *Policy, m *Member) {
 			p.Valid = false
 			return
 		}
-		v := n.rat.Num().Int64()
+		v := n.i
 		switch {
 		case v < 1:
 			c.report(m.Arg.Rng(), diag.WF307, "`MaxAttempts(%d)`: attempts count the first try, so the least is 1; write %s for no retries or more for retries", v, Count(1).MaxAttempts())
@@ -381,12 +381,12 @@ func (c *checker) member(p *Policy, m *Member) {
 			p.Valid = false
 			return
 		}
-		if n.rat.Sign() < 0 || n.rat.Cmp(big.NewRat(1, 1)) > 0 {
+		if n.r().Sign() < 0 || n.r().Cmp(big.NewRat(1, 1)) > 0 {
 			c.report(m.Arg.Rng(), diag.WF309, "`Jitter(%s)` is outside [0, 1]: jitter is a fraction of each wait, such as `0.2` for ±20%%", ast.Compact(c.file.Text(m.Arg.Rng())))
 			p.Valid = false
 			return
 		}
-		p.Jitter = n.rat
+		p.Jitter = n.r()
 	}
 }
 

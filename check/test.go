@@ -808,11 +808,11 @@ func (r *testResolver) draws(st *ast.CallStmt) {
 		if n.bad {
 			return
 		}
-		if n.rat.Sign() < 0 || n.rat.Cmp(big.NewRat(1, 1)) >= 0 {
+		if n.r().Sign() < 0 || n.r().Cmp(big.NewRat(1, 1)) >= 0 {
 			c.report(a.Range, diag.WF502, "a draw is a number in [0, 1), as `wfc schedule --draws` takes them; found `%s`", ast.Compact(c.file.Text(a.Range)))
 			return
 		}
-		f, _ := n.rat.Float64()
+		f, _ := n.r().Float64()
 		us = append(us, f)
 	}
 	r.t.Draws = us

@@ -60,9 +60,21 @@ func (k vkind) String() string {
 
 // num is a numeric literal, possibly negated.
 type num struct {
+	// rat is the value of a decimal; an int's is made from i when asked
+	// for (r): most numbers are ints (budgets, durations), read without
+	// big arithmetic.
 	rat   *big.Rat
+	i     int64 // the value, when isInt
 	isInt bool
 	bad   bool // malformed literal, already reported
+}
+
+// r is the number as a rational.
+func (n *num) r() *big.Rat {
+	if n.rat == nil {
+		n.rat = new(big.Rat).SetInt64(n.i)
+	}
+	return n.rat
 }
 
 // numLit evaluates `42`, `0.2`, `-5`, `(3)`.
@@ -72,7 +84,7 @@ func numLit(e ast.Expr) (num, bool) {
 		if e.Bad {
 			return num{bad: true}, true
 		}
-		return num{rat: new(big.Rat).SetInt64(e.Value), isInt: true}, true
+		return num{i: e.Value, isInt: true}, true
 	case *ast.DecimalLit:
 		if e.Bad {
 			return num{bad: true}, true
@@ -87,7 +99,11 @@ func numLit(e ast.Expr) (num, bool) {
 			return num{}, false
 		}
 		n, ok := numLit(e.X)
-		if ok && !n.bad {
+		switch {
+		case !ok || n.bad:
+		case n.isInt:
+			n.i = -n.i // an int literal is at most MaxInt64: never overflows
+		default:
 			n.rat = new(big.Rat).Neg(n.rat)
 		}
 		return n, ok
@@ -171,7 +187,13 @@ func (c *checker) timeSpan(e ast.Expr) (Ticks, bool) {
 	if n.bad {
 		return 0, false
 	}
-	v := new(big.Rat).Mul(n.rat, new(big.Rat).SetInt64(unit))
+	if n.isInt {
+		// Exact in int64 unless it overflows (then the rationals say so).
+		if t := n.i * unit; t/unit == n.i && t != math.MinInt64 {
+			return t, true
+		}
+	}
+	v := new(big.Rat).Mul(n.r(), new(big.Rat).SetInt64(unit))
 	// Round to the nearest tick, halves away from zero.
 	num, den := v.Num(), v.Denom()
 	q, r := new(big.Int).QuoRem(num, den, new(big.Int))

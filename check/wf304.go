@@ -89,8 +89,8 @@ func (c *checker) wf304Message(b badCall) (string, hint) {
 		return notPolicyText, hint{}
 	}
 	if b.what == misuseRetries {
-		if n, ok := numLit(b.arg); ok && !n.bad && n.isInt && n.rat.Sign() >= 0 && n.rat.Num().IsInt64() {
-			r := n.rat.Num().Int64()
+		if n, ok := numLit(b.arg); ok && !n.bad && n.isInt && n.i >= 0 {
+			r := n.i
 			return fmt.Sprintf("a policy has no `.%s(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.%s(%d)` is %s", b.name, b.name, r, CountOfRetries(r).MaxAttempts()), hint{}
 		}
 		return fmt.Sprintf("a policy has no `.%s(…)`: its budget is `.MaxAttempts(n)`, the attempts in total, first try included, so `.%s(n)` is `.MaxAttempts(n+1)`", b.name, b.name), hint{}
