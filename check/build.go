@@ -586,6 +586,7 @@ func (wb *wfBuilder) block(s *State, h *Handler, d *ast.Block) *Block {
 					if m := wb.wc.refOf(x).member; m != nil {
 						call.Args[i].Member = m
 						wb.use(x.Sel, m)
+						wb.use(x.X, m.Enum) // the qualifier names the enum
 					}
 				}
 			}

@@ -37,6 +37,7 @@ func (c *checker) kindOf(e ast.Expr, prefer []*Enum, code diag.ID, what string) 
 		en := c.model.enumOf(d)
 		if m := en.member(x.Sel.Name); m != nil {
 			c.model.p.Info.use(x.Sel, m)
+			c.model.p.Info.use(n, en) // the qualifier names the enum
 			return m
 		}
 		c.report(x.Sel.Range, code, "unknown %s `%s`: enum `%s` has no member `%s`%s", what, ast.Compact(c.file.Text(x.Range)), n.Name, x.Sel.Name, c.didYouMean(x.Sel.Range, x.Sel.Name, memberNames(en)))

@@ -554,7 +554,15 @@ func (r *testResolver) value(a *ast.Arg, p *Param) (TestArg, bool) {
 			}
 		}
 		if v.Member != nil {
-			c.res.Program.Info.use(e, v.Member)
+			// The names, for the editor's references and rename: the
+			// member, and a qualifier its enum.
+			switch x := e.(type) {
+			case *ast.Name:
+				c.res.Program.Info.use(x, v.Member)
+			case *ast.Selector:
+				c.res.Program.Info.use(x.Sel, v.Member)
+				c.res.Program.Info.use(x.X, ty.Enum)
+			}
 			return v, true
 		}
 		if str, ok := e.(*ast.StringLit); ok && id == nil && !str.Bad {
@@ -1012,6 +1020,7 @@ func (r *testResolver) expectedMember(x *Expect, i int) bool {
 			return false
 		}
 		c.res.Program.Info.use(e.Sel, a.Member)
+		c.res.Program.Info.use(n, en)
 	case *ast.Name:
 		var found []*EnumMember
 		for _, cl := range x.Calls {

@@ -1,9 +1,14 @@
 package lsp
 
 import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/wfc-lang/wfc"
 	"github.com/wfc-lang/wfc/lsp/protocol"
 )
 
@@ -77,4 +82,96 @@ func TestRenameStepToNUL(t *testing.T) {
 	if _, err := c.srv.Rename(c.ctx, &protocol.RenameParams{TextDocumentPositionParams: docPos(c, "pay.wf", p.Line, p.Character), NewName: "charge-card"}); err != nil {
 		t.Errorf("a good name refused: %v", err)
 	}
+}
+
+// TestRenameReachesQualifiedMembers: renaming an enum member, or its enum,
+// edits every place the program writes it qualified (`Verdict.Ok`): an
+// event's argument in a test's Send, an argument of a call the test
+// expects, a call's argument in a handler, a policy's error kind, a catch
+// label, a test's failure kind. Applied, each rename leaves the program
+// without a diagnostic, and the old name nowhere.
+func TestRenameReachesQualifiedMembers(t *testing.T) {
+	const types = `enum Verdict { Ok, No }
+enum ChargeError { Declined, RateLimited }
+`
+	const flow = `workflow Review {
+  Autostart = true;
+  Initial   = Waiting;
+
+  event Decide(Verdict verdict);
+
+  state Waiting {
+    subscribe Decide(Verdict verdict);
+    on Decide(Verdict verdict) {
+      Mail.Send(Verdict.Ok);
+      Workflow.Once("charge", retry: Backoff.Fixed(TimeSpan.FromSeconds(1)).MaxAttempts(2).NonRetryable(ChargeError.Declined)) {
+        Payments.Charge();
+      } catch {
+        ChargeError.Declined { goto Done; }
+        default { goto Done; }
+      }
+      goto Done;
+    }
+  }
+
+  terminal Done { }
+}
+`
+	const tests = `test "decided" {
+  Workflow = Review;
+  Fail("charge", kind: ChargeError.Declined);
+  Send(Decide(Verdict.Ok));
+  Expect.Call(Mail.Send(Verdict.Ok));
+  Expect.State(Done);
+}
+`
+	files := map[string]string{"types.wf": types, "flow.wf": flow, "flow_test.wf": tests}
+	if ds := diagnosticsOf(files); len(ds) != 0 {
+		t.Fatalf("the program has diagnostics before any rename: %v", ds)
+	}
+	for _, tc := range []struct {
+		at, old, new string
+		edits        map[string]int // edits per file
+	}{
+		{"Ok,", "Verdict.Ok", "Fine", map[string]int{"types.wf": 1, "flow.wf": 1, "flow_test.wf": 2}},
+		{"Verdict {", "Verdict", "Ruling", map[string]int{"types.wf": 1, "flow.wf": 4, "flow_test.wf": 2}},
+		{"Declined,", "ChargeError.Declined", "Refused", map[string]int{"types.wf": 1, "flow.wf": 2, "flow_test.wf": 1}},
+		{"ChargeError {", "ChargeError", "PayError", map[string]int{"types.wf": 1, "flow.wf": 2, "flow_test.wf": 1}},
+	} {
+		c := start(t, files)
+		c.open("types.wf", types)
+		c.version("types.wf", 1)
+		p := at(types, tc.at, 0, 0)
+		we, err := c.srv.Rename(c.ctx, &protocol.RenameParams{TextDocumentPositionParams: docPos(c, "types.wf", p.Line, p.Character), NewName: tc.new})
+		if err != nil {
+			t.Fatal(err)
+		}
+		renamed := map[string]string{}
+		for name, src := range files {
+			if got := len(we.Changes[c.uri(name)]); got != tc.edits[name] {
+				t.Errorf("rename %s: %d edits in %s, want %d", tc.old, got, name, tc.edits[name])
+			}
+			renamed[name] = applyEdits(t, src, we.Changes[c.uri(name)])
+			if strings.Contains(renamed[name], tc.old+")") || strings.Contains(renamed[name], tc.old+" {") || strings.Contains(renamed[name], tc.old+";") {
+				t.Errorf("rename %s: %s still writes it:\n%s", tc.old, name, renamed[name])
+			}
+		}
+		if ds := diagnosticsOf(renamed); len(ds) != 0 {
+			t.Errorf("rename %s: the renamed program has diagnostics: %v\n%s\n%s", tc.old, ds, renamed["flow.wf"], renamed["flow_test.wf"])
+		}
+	}
+}
+
+// diagnosticsOf checks files as one program, as wfc check does, and
+// returns its diagnostics, each as "file:line:col CODE message".
+func diagnosticsOf(files map[string]string) []string {
+	var srcs []wfc.Source
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		srcs = append(srcs, wfc.Source{Name: name, Src: files[name]})
+	}
+	var out []string
+	for _, d := range wfc.Run(context.Background(), srcs, wfc.Options{}).Diagnostics {
+		out = append(out, fmt.Sprintf("%s:%d:%d %s %s", d.File, d.Range.Start.Line, d.Range.Start.Column, d.Code, d.Message))
+	}
+	return out
 }
