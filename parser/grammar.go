@@ -244,16 +244,14 @@ type parsers struct {
 	catchCase lazy[gCatchCase]
 }
 
-// lazy is a participle parser built on first use.
+// lazy is a participle parser built on first use (sync.OnceValue: a
+// grammar that fails to build panics at every use, not once).
 type lazy[G any] struct {
-	once sync.Once
-	opts []participle.Option
-	p    *participle.Parser[G]
+	get func() *participle.Parser[G]
 }
 
-func (l *lazy[G]) get() *participle.Parser[G] {
-	l.once.Do(func() { l.p = participle.MustBuild[G](l.opts...) })
-	return l.p
+func build[G any](opts ...participle.Option) lazy[G] {
+	return lazy[G]{get: sync.OnceValue(func() *participle.Parser[G] { return participle.MustBuild[G](opts...) })}
 }
 
 // gAttrLists is the attribute lists before `entity`, for recovery.
@@ -264,18 +262,19 @@ type gAttrLists struct {
 var getParsers = sync.OnceValue(func() *parsers {
 	opts := []participle.Option{participle.Lexer(lexer.Definition{}), participle.UseLookahead(0)}
 	with := func(o participle.Option) []participle.Option { return append(opts[:len(opts):len(opts)], o) }
-	ps := &parsers{}
-	ps.enum.opts = opts
-	ps.entity.opts = opts
-	ps.member.opts = with(participle.Union(memberAlts...))
-	ps.stateItem.opts = with(participle.Union(stateItemAlts...))
-	ps.stmt.opts = opts
-	ps.attrs.opts = opts
-	ps.entMember.opts = opts
-	ps.rule.opts = opts
-	ps.milestone.opts = opts
-	ps.mitem.opts = opts
-	ps.testItem.opts = opts
-	ps.catchCase.opts = opts
+	ps := &parsers{
+		enum:      build[gEnum](opts...),
+		entity:    build[gEntity](opts...),
+		member:    build[gMember](with(participle.Union(memberAlts...))...),
+		stateItem: build[gStateItem](with(participle.Union(stateItemAlts...))...),
+		stmt:      build[gStmt](opts...),
+		attrs:     build[gAttrLists](opts...),
+		entMember: build[gEntityMember](opts...),
+		rule:      build[gRule](opts...),
+		milestone: build[gMilestone](opts...),
+		mitem:     build[gMItem](opts...),
+		testItem:  build[gTestItem](opts...),
+		catchCase: build[gCatchCase](opts...),
+	}
 	return ps
 })
