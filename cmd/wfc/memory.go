@@ -51,8 +51,17 @@ func limitMemory(l *loaded) (restore func()) { return limitMemoryFrom(l, memoryB
 // limitMemoryFrom is limitMemory with the least limit base (tests put small
 // inputs under the limit's pressure by giving 0).
 func limitMemoryFrom(l *loaded, base int64) (restore func()) {
+	_, restore = startLimit(l, base, memoryPerByte)
+	return restore
+}
+
+// startLimit is limitMemoryFrom with the bytes of limit per input byte,
+// returning the watch it started (nil when the user's GOMEMLIMIT leaves
+// the settings alone): tests choose a program the limit cannot hold and
+// wait on what the watch saw.
+func startLimit(l *loaded, base, perByte int64) (w *heapWatch, restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
+		return nil, func() {}
 	}
 	prevGC := -2
 	if os.Getenv("GOGC") == "" {
@@ -62,10 +71,10 @@ func limitMemoryFrom(l *loaded, base int64) (restore func()) {
 	for _, s := range l.sources {
 		n += int64(len(s.Src))
 	}
-	w := &heapWatch{limit: max(base, memoryPerByte*n), setGC: prevGC != -2}
+	w = &heapWatch{limit: max(base, perByte*n), setGC: prevGC != -2}
 	prevLimit := debug.SetMemoryLimit(w.limit)
 	w.arm()
-	return func() {
+	return w, func() {
 		w.stopped.Store(true)
 		debug.SetMemoryLimit(prevLimit)
 		if prevGC != -2 {
@@ -99,6 +108,7 @@ type heapWatch struct {
 	setGC   bool            // GOGC is ours to set
 	recent  [readings]int64 // the live heap after the last collections
 	n       int             // collections seen
+	seen    atomic.Int64    // n, for another goroutine to read
 	stopped atomic.Bool
 	sample  [1]metrics.Sample
 }
@@ -121,6 +131,7 @@ func (s *sentinel) afterGC() {
 	if w.sample[0].Value.Kind() == metrics.KindUint64 {
 		w.recent[w.n%readings] = int64(min(w.sample[0].Value.Uint64(), math.MaxInt64))
 		w.n++
+		w.seen.Store(int64(w.n))
 		if w.n >= readings && stepAside(w.limit, w.recent) {
 			debug.SetMemoryLimit(math.MaxInt64)
 			if w.setGC {
