@@ -118,13 +118,19 @@ type Report struct {
 // instant, in the order it arrived), what an engine reports is taken, and
 // what falls due fires, until the clock is over. What arrives after the
 // end is rejected; once the transcript is full it is not recorded. Drive
-// returns the clock's error, if any; the transcript says how the run
-// ended.
+// returns the clock's error, if any, or ErrStopped once Done is closed;
+// the transcript says how the run ended.
 func (m *Machine) Drive() error {
+	if m.isDone() {
+		return ErrStopped
+	}
 	if m.wf.Autostart {
 		m.start(0)
 	}
-	for !m.ended || !m.full() {
+	for turn := 1; !m.ended || !m.full(); turn++ {
+		if turn%doneEvery == 0 && m.isDone() {
+			return ErrStopped
+		}
 		due, has := m.nextDeadline()
 		h, a, err := m.clock.Next(due, has, m.ended)
 		if err != nil {
@@ -145,6 +151,24 @@ func (m *Machine) Drive() error {
 		}
 	}
 	return nil
+}
+
+// doneEvery is how many turns of the drive loop go between two looks at
+// Machine.Done: a turn is microseconds, so a stop is heard within a
+// millisecond or so, and a run that nobody stops pays nothing.
+const doneEvery = 256
+
+// isDone reports whether Done is closed.
+func (m *Machine) isDone() bool {
+	if m.Done == nil {
+		return false
+	}
+	select {
+	case <-m.Done:
+		return true
+	default:
+		return false
+	}
 }
 
 // do does one action: the only place a scenario's or an engine's action

@@ -127,3 +127,52 @@ func TestDiscardedRunsDoNotGrow(t *testing.T) {
 		t.Errorf("1,000,000 discarded entries allocate %d bytes, 100,000 allocate %d: memory grows with entries", large, small)
 	}
 }
+
+// TestDoneStopsTheRun: a run whose Done is closed stops within a few
+// hundred turns of its drive loop and returns ErrStopped, with no
+// transcript; closed before the run, it runs nothing. Done is closed from
+// OnEntry, at a known entry, so the test does not depend on time.
+func TestDoneStopsTheRun(t *testing.T) {
+	const src = `workflow W { Autostart = true; Initial = A; event X();
+  state A { subscribe X(); on X { Workflow.Once("s", retry: Backoff.Fixed(TimeSpan.FromMilliseconds(1)).MaxAttempts(2000000000)) { } } } }`
+	res, wf := compile(t, "stop.wf", src)
+	sc := interp.Scenario{Steps: map[*check.Step]*interp.Script{wf.Steps[0]: {Fails: []interp.Failure{{Always: true}}}},
+		Actions: []interp.Action{{Kind: interp.ActSend, Event: wf.Events[0]}}}
+	for _, at := range []int{-1, 0, 5000} {
+		done := make(chan struct{})
+		if at < 0 {
+			close(done)
+		}
+		seen := 0
+		tr, err := interp.RunWith(res, wf, sc, interp.Options{Done: done,
+			OnEntry: func(i int, _ *interp.Entry, _ interp.Subject) {
+				seen++
+				if i == at {
+					close(done)
+				}
+			}})
+		if err != interp.ErrStopped || tr != nil {
+			t.Fatalf("Done closed at entry %d: %v, %v; want ErrStopped and no transcript", at, tr, err)
+		}
+		// A turn of this run writes a few entries (a failed attempt and
+		// its wait): 256 turns are at most a few thousand entries.
+		if at >= 0 && seen > at+5000 {
+			t.Errorf("Done closed at entry %d: the run went on to entry %d", at, seen)
+		}
+		if at < 0 && seen > 0 {
+			t.Errorf("Done closed before the run: it wrote %d entries", seen)
+		}
+	}
+	// Without Done the same run goes to its limit.
+	if testing.Short() {
+		return
+	}
+	n := 0
+	_, err := interp.RunWith(res, wf, sc, interp.Options{Discard: true, OnEntry: func(int, *interp.Entry, interp.Subject) { n++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < interp.MaxEntries {
+		t.Errorf("without Done the run stopped at %d entries", n)
+	}
+}

@@ -100,6 +100,10 @@ type Machine struct {
 	// (a test's judge keeps what it needs), and a run's memory does not
 	// grow with entries nobody prints. Entries counts them.
 	Discard bool
+	// Done, if set, stops the drive loop when it is closed: Drive returns
+	// ErrStopped. A run of a million entries takes seconds, and a
+	// playground's Stop or a server's timeout must not wait for it.
+	Done    <-chan struct{}
 	n       int       // entries recorded
 	scratch Entry     // the entry OnEntry is told of, when discarded
 	chunks  [][]Entry // the entries, kept in chunks that never move

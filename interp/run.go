@@ -13,6 +13,10 @@ import (
 // ErrHasErrors is returned for a program with errors, which is never run.
 var ErrHasErrors = errors.New("the program has errors and is not run")
 
+// ErrStopped is returned for a run its caller stopped (Options.Done): it
+// has no transcript, since where it stopped depends on when.
+var ErrStopped = errors.New("the run was stopped")
+
 // Run runs workflow wf of the checked program res against a scenario on a
 // virtual clock and returns its transcript. It never sleeps and is a pure
 // function of the program and the scenario. A run ends in a terminal state,
@@ -48,6 +52,9 @@ type Options struct {
 	Until    Ticks
 	HasUntil bool
 	Settled  func() bool
+	// Done, if set, stops the run when it is closed (a caller's
+	// context.Done()): RunWith then returns ErrStopped (Machine.Done).
+	Done <-chan struct{}
 }
 
 // RunWith is Run with options.
@@ -80,7 +87,7 @@ func RunMachine(res *check.Result, wf *check.Workflow, sc Scenario, opt Options)
 	clk := &virtual{acts: sc.Actions, steps: sc.Steps, until: opt.Until, hasUntil: opt.HasUntil, settled: opt.Settled}
 	m := NewMachine(res, wf, scheds, clk, clk)
 	m.OnStmt, m.OnEntry = opt.OnStmt, opt.OnEntry
-	m.MaxEntries, m.Discard = opt.MaxEntries, opt.Discard
+	m.MaxEntries, m.Discard, m.Done = opt.MaxEntries, opt.Discard, opt.Done
 	m.Draws = sc.Draws
 	if err := m.Drive(); err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/wfc-lang/wfc/diag"
 	"github.com/wfc-lang/wfc/format"
 	"github.com/wfc-lang/wfc/graph"
+	"github.com/wfc-lang/wfc/interp"
 	"github.com/wfc-lang/wfc/parser"
 	"github.com/wfc-lang/wfc/picture"
 	"github.com/wfc-lang/wfc/wftest"
@@ -142,7 +143,7 @@ type TestReport struct {
 	Tests    []TestResult    `json:"tests"`
 	Coverage []CoverWorkflow `json:"coverage,omitempty"`
 	// Stopped says the run was stopped (the request was cancelled) before
-	// every test ran.
+	// every test ran; the test running then is not reported.
 	Stopped bool `json:"stopped,omitempty"`
 }
 
@@ -232,7 +233,11 @@ func runTests(ctx context.Context, req Request) *Response {
 			rep.Stopped = true
 			break
 		}
-		res := wftest.Run(r.Checked, t, wftest.Options{Schedules: r.Schedules, Cover: cov})
+		res := wftest.Run(r.Checked, t, wftest.Options{Schedules: r.Schedules, Cover: cov, Done: ctx.Done()})
+		if errors.Is(res.Err, interp.ErrStopped) {
+			rep.Stopped = true
+			break
+		}
 		from, to := conv(t.Decl.File.Name, t.Decl.Range)
 		tr := TestResult{Name: t.Name, File: t.Decl.File.Name, Line: t.Decl.Range.Start.Line, From: from, To: to,
 			Passed: res.Passed(), Failures: []Failure{}, Lines: []string{}}

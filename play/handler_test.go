@@ -279,3 +279,36 @@ func FuzzHandle(f *testing.F) {
 		}
 	})
 }
+
+// doneOnly is a context whose Done channel is closed while Err still says
+// nil: the request is stopped after the check between tests and before
+// the run looks, so the test sees a run stopped from inside, at once and
+// without timing.
+type doneOnly struct{ context.Context }
+
+func (doneOnly) Err() error { return nil }
+
+// TestStopEndsTheRunningTest: a stopped request stops the test that is
+// running (a run of a million entries takes seconds), reports the run as
+// stopped and does not report that test; the playground's Stop and the
+// server's timeout do not wait for it.
+func TestStopEndsTheRunningTest(t *testing.T) {
+	files := example(t, "jobflow")
+	long := `test "long" { Workflow = JobFlow; Send(Start()); Expect.End(Escalated); }` + "\n"
+	for i := range files {
+		if files[i].Name == "jobflow.wf" {
+			files[i].Text = strings.Replace(files[i].Text, "Backoff.Exponential(TimeSpan.FromMinutes(5)).MaxAttempts(3).Cap(TimeSpan.FromHours(1))",
+				"Backoff.Fixed(TimeSpan.FromMilliseconds(1)).MaxAttempts(2000000000)", 1)
+		}
+	}
+	files = append(files, File{Name: "long_test.wf", Text: long})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	resp := runTests(doneOnly{ctx}, Request{Op: OpTest, Files: files, Run: "long"})
+	if resp.Error != "" || resp.Errors != 0 {
+		t.Fatalf("error %q, %d errors: %+v", resp.Error, resp.Errors, resp.Diagnostics)
+	}
+	if rep := resp.Tests; rep == nil || !rep.Stopped || len(rep.Tests) != 0 {
+		t.Fatalf("report %+v, want stopped with no test reported", rep)
+	}
+}

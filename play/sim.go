@@ -211,7 +211,7 @@ func simulate(ctx context.Context, req Request) *Response {
 	if t == nil || t.Workflow == nil {
 		return &Response{Error: "sim: the scenario did not check"}
 	}
-	st, tr, err := stepTo(r.Checked, t, r.Schedules, sr.Now)
+	st, tr, err := stepTo(ctx, r.Checked, t, r.Schedules, sr.Now)
 	if err != nil {
 		return &Response{Error: "sim: " + err.Error()}
 	}
@@ -347,10 +347,10 @@ func timeSpanExpr(t int64) string {
 // runs it (interp.RunMachine, actions before the deadlines of their
 // instant, deadlines in turn), but over at the clock (Options.Until)
 // instead of running every deadline out. An error of the run (a scenario
-// past the runtime's limits) is the state's Error.
-func stepTo(res *check.Result, t *check.Test, scheds []*codegen.Schedule, now int64) (*SimState, *interp.Transcript, error) {
+// past the runtime's limits, or stopped with ctx) is the state's Error.
+func stepTo(ctx context.Context, res *check.Result, t *check.Test, scheds []*codegen.Schedule, now int64) (*SimState, *interp.Transcript, error) {
 	wf := t.Workflow
-	m, err := interp.RunMachine(res, wf, wftest.Scenario(t), interp.Options{Schedules: scheds, Until: now, HasUntil: true})
+	m, err := interp.RunMachine(res, wf, wftest.Scenario(t), interp.Options{Schedules: scheds, Until: now, HasUntil: true, Done: ctx.Done()})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -46,6 +46,9 @@ type Options struct {
 	// which Failure.Context holds. A run's memory then does not grow with
 	// its entries.
 	Discard bool
+	// Done, if set, stops the run when it is closed (a caller's
+	// context.Done()): Result.Err is then interp.ErrStopped.
+	Done <-chan struct{}
 }
 
 // Result is one test's outcome.
@@ -160,7 +163,7 @@ func Run(res *check.Result, t *check.Test, opt Options) *Result {
 	// The run's entries come with the model objects they are about, which
 	// the expectations (judge.go) and coverage compare as the run goes.
 	j := newJudge(t)
-	iopt := interp.Options{Schedules: opt.Schedules, MaxEntries: opt.MaxEntries, Discard: opt.Discard,
+	iopt := interp.Options{Schedules: opt.Schedules, MaxEntries: opt.MaxEntries, Discard: opt.Discard, Done: opt.Done,
 		Until: j.horizon(), HasUntil: true, Settled: j.settled,
 		OnEntry: func(i int, e *interp.Entry, s interp.Subject) {
 			j.entry(i, e, s)
