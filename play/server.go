@@ -137,11 +137,6 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	if p == "/" {
 		p = "/index.html"
 	}
-	if p == "/backend.json" {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"backend":"server"}`)
-		return
-	}
 	name := strings.TrimPrefix(path.Clean(p), "/")
 	if !fs.ValidPath(name) || strings.HasPrefix(name, "test/") || strings.Contains(name, "..") {
 		http.NotFound(w, r)

@@ -40,7 +40,7 @@ func TestServerRefusesOtherHosts(t *testing.T) {
 func TestServerServesOnlyThePage(t *testing.T) {
 	s := &Server{Port: "1"}
 	const host = "127.0.0.1:1"
-	for _, p := range []string{"/", "/index.html", "/app.js", "/play.css", "/backend.json", "/words.js"} {
+	for _, p := range []string{"/", "/index.html", "/app.js", "/play.css", "/words.js"} {
 		w := serve(s, "GET", p, host, nil, "")
 		if w.Code != 200 || w.Header().Get("Content-Security-Policy") != CSP || w.Header().Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("%s: %d, headers %v", p, w.Code, w.Header())

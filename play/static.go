@@ -34,7 +34,7 @@ type StaticOptions struct {
 }
 
 // BuildStatic writes the playground as a folder any static host serves:
-// the page's files, backend.json saying the page runs wfc as WebAssembly,
+// the page's files, index.html saying the page runs wfc as WebAssembly,
 // wfc.wasm.gz (the request handler, GOOS=js GOARCH=wasm, compressed: the
 // worker decompresses it, so it travels compressed from any host),
 // wasm_exec.js from the same Go toolchain, and sw.js's list of files with
@@ -101,7 +101,6 @@ func BuildStatic(ctx context.Context, out string, opt StaticOptions) error {
 	}
 	logf("wfc.wasm: %d bytes, %d compressed", len(raw), gz.Len())
 	files := map[string][]byte{
-		"backend.json": []byte(`{"backend":"wasm"}` + "\n"),
 		"wasm_exec.js": execJS,
 		"wfc.wasm.gz":  gz.Bytes(),
 	}
@@ -114,6 +113,9 @@ func BuildStatic(ctx context.Context, out string, opt StaticOptions) error {
 		return err
 	})
 	if err != nil {
+		return err
+	}
+	if files["index.html"], err = wasmPage(files["index.html"]); err != nil {
 		return err
 	}
 	// The service worker's version: a hash of every file, so a new build
@@ -137,6 +139,22 @@ func BuildStatic(ctx context.Context, out string, opt StaticOptions) error {
 	}
 	logf("wrote %d files to %s", len(files), out)
 	return nil
+}
+
+// The page learns which backend answers it from a <meta> in index.html:
+// `wfc play` serves it as it is, the static build rewrites it. A <meta>
+// costs no request, so the worker starts as soon as the page's script runs.
+const (
+	serverMeta = `<meta name="wfc-backend" content="server">`
+	wasmMeta   = `<meta name="wfc-backend" content="wasm">`
+)
+
+// wasmPage is index.html saying the page runs wfc as WebAssembly.
+func wasmPage(index []byte) ([]byte, error) {
+	if bytes.Count(index, []byte(serverMeta)) != 1 {
+		return nil, fmt.Errorf("index.html must hold %s once, for the static build to rewrite", serverMeta)
+	}
+	return bytes.Replace(index, []byte(serverMeta), []byte(wasmMeta), 1), nil
 }
 
 func jsonList(ss []string) string {

@@ -732,7 +732,9 @@ function loadExample(name) {
 async function main() {
   // The backend is opened first (the static build's worker then fetches
   // and compiles wfc while the page lays itself out).
-  const opening = openBackend();
+  backend = openBackend();
+  timings.opened = performance.now();
+  document.body.dataset.backend = backend.kind;
   initTheme();
   const sel = $("example");
   for (const ex of examples) {
@@ -743,20 +745,8 @@ async function main() {
   }
   sel.addEventListener("change", () => { if (sel.value) loadExample(sel.value); });
   const shared = await decode(location.hash);
-  // The editors are laid out once the backend is known (its worker is
-  // then already fetching wfc, instead of waiting for the layout), or
-  // after 200 ms if backend.json is slow to answer: never an empty page.
-  let failed = null;
-  const opened = opening.then((b) => { backend = b; timings.opened = performance.now(); }, (e) => { failed = e; });
-  await Promise.race([opened, new Promise((r) => setTimeout(r, 200))]);
   if (shared) setFiles(shared);
   else { setFiles(examples[0].files); sel.value = examples[0].name; }
-  await opened;
-  if (failed) {
-    status("wfc could not start: " + failed.message, true);
-    return;
-  }
-  document.body.dataset.backend = backend.kind;
   $("format").addEventListener("click", format);
   $("run").addEventListener("click", runTests);
   $("stop").addEventListener("click", () => testRun && testRun.abort());
@@ -796,12 +786,16 @@ async function main() {
     backend.ready().then(() => {
       timings.wasm = backend.timing();
       timings.backendReady = performance.now();
-      if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
     }, (e) => status("wfc could not start: " + e.message, true));
   } else {
     timings.backendReady = performance.now();
   }
   await check();
+  // What the first diagnostics do not need waits for them, so it never
+  // competes with them: the worker for test runs, and the service worker
+  // (which fetches every file of the page again to keep them offline).
+  backend.settled();
+  if (backend.kind === "wasm" && "serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
 }
 
 main();

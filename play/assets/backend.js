@@ -3,7 +3,7 @@
 // Web Workers so the page never blocks. Both answer the same JSON requests
 // with the same Go function (play.Handle).
 //
-//   const be = await openBackend();
+//   const be = openBackend();
 //   const resp = await be.call({op: "check", files}, {lane: "quick", signal});
 //
 // Requests of the "quick" lane (check, format, fix, schedule, graph) and of
@@ -11,16 +11,15 @@
 // never holds up the diagnostics. Aborting a request through its signal
 // stops it: the server cancels its work; a worker is ended and replaced.
 
-export async function openBackend() {
-  let kind = "server";
-  try {
-    const r = await fetch("backend.json", { cache: "no-store" });
-    if (r.ok) kind = (await r.json()).backend;
-  } catch (e) {
-    // Offline with no answer: the static build's cached copy answers
-    // backend.json, so only a page without one gets here.
-  }
-  return kind === "wasm" ? new WasmBackend() : new ServerBackend();
+//
+// The page says which in its <meta name="wfc-backend">: "server" as
+// `wfc play` serves it, "wasm" as the static build writes it. Reading it
+// costs no request, so the static page's first worker starts (and
+// fetches wfc) as soon as this module runs.
+
+export function openBackend() {
+  const m = document.querySelector('meta[name="wfc-backend"]');
+  return m && m.content === "wasm" ? new WasmBackend() : new ServerBackend();
 }
 
 class ServerBackend {
@@ -34,6 +33,7 @@ class ServerBackend {
     return r.json();
   }
   ready() { return Promise.resolve(); }
+  settled() {}
 }
 
 class Lane {
@@ -42,16 +42,20 @@ class Lane {
   constructor(shared) { this.shared = shared; this.worker = null; this.next = 1; this.pending = new Map(); this.loaded = null; }
   start() {
     if (this.worker) return;
-    const w = new Worker("worker.js");
+    // The worker's name says whether it compiles wfc itself (the first
+    // one: it starts fetching before anything else) or is given the
+    // module another worker compiled.
+    const given = this.shared.module || null;
+    const w = new Worker("worker.js", { name: given ? "given" : "compile" });
     this.worker = w;
     this.loaded = new Promise((resolve, reject) => { this.onLoaded = resolve; this.onFailed = reject; });
     this.loaded.catch(() => {});
-    w.postMessage({ init: true, module: this.shared.module || null });
+    w.postMessage({ init: true, module: given });
     w.onmessage = (e) => {
       const m = e.data;
       if (m.loaded) {
         if (m.module && !this.shared.module) this.shared.module = m.module;
-        if (m.timing && m.timing.compile !== undefined) this.shared.timing = m.timing;
+        if (m.timing && m.timing.load !== undefined) this.shared.timing = m.timing;
         this.onLoaded();
         return;
       }
@@ -94,11 +98,15 @@ class WasmBackend {
     this.shared = { module: null, timing: null };
     this.lanes = { quick: new Lane(this.shared), run: new Lane(this.shared) };
     this.lanes.quick.start();
-    // Once the first worker is up, the second starts from its compiled
-    // module in the background, so the first test run does not wait.
-    this.lanes.quick.loaded.then(() => setTimeout(() => this.lanes.run.start(), 500), () => {});
   }
   ready() { return this.lanes.quick.loaded; }
+  // settled is called once the page has shown its first diagnostics: the
+  // second worker then starts from the compiled module, so the first test
+  // run does not wait, and not before, so it never competes with the
+  // first check for the machine.
+  settled() {
+    this.lanes.quick.loaded.then(() => this.lanes.run.start(), () => {});
+  }
   timing() { return this.shared.timing; }
   call(req, { signal, lane } = {}) {
     return this.lanes[lane === "run" ? "run" : "quick"].call(req, signal);

@@ -138,8 +138,8 @@ for (const way of ["server", "static"]) {
     test("a mistake shows its diagnostic at its line; its fix removes it", async () => {
       const page = await open(ctx, base(), jobflow);
       const tm = await page.evaluate(() => window.wfcTimings);
-      const wasm = tm.wasm ? ` (WebAssembly: fetch and gunzip ${Math.round(tm.wasm.fetch)} ms, compile ${Math.round(tm.wasm.compile)} ms, Go's start ${Math.round(tm.wasm.start)} ms; the first check, sent at once, answered ${Math.round(tm.checks[0])} ms after it was sent)` : "";
-      console.log(`# ${way}: page ready (first diagnostics) ${Math.round(tm.ready)} ms after navigation (the page's script ran at ${Math.round(tm.start)} ms)${wasm}; goto to ready ${page.loadMs} ms; machine load ${os.loadavg()[0].toFixed(1)}`);
+      const wasm = tm.wasm ? ` (WebAssembly: fetched, decompressed and compiled ${Math.round(tm.wasm.load)} ms after the worker started, Go's start ${Math.round(tm.wasm.start)} ms; the first check, sent at once, answered ${Math.round(tm.checks[0])} ms after it was sent)` : "";
+      console.log(`# ${way}: page ready (first diagnostics) ${Math.round(tm.ready)} ms after navigation (the page's script ran at ${Math.round(tm.start)} ms, the backend was known at ${Math.round(tm.opened)} ms and ready at ${Math.round(tm.backendReady)} ms)${wasm}; goto to ready ${page.loadMs} ms; machine load ${os.loadavg()[0].toFixed(1)}`);
       const bad = jobflow[0].text.replace("  state Running {", "  stat Running {");
       const line = bad.split("\n").findIndex((l) => l.includes("stat Running")) + 1;
       await setText(page, "jobflow.wf", bad);
