@@ -10,7 +10,6 @@
 // the "run" lane (test, sim) go to different workers, so a long test run
 // never holds up the diagnostics. Aborting a request through its signal
 // stops it: the server cancels its work; a worker is ended and replaced.
-
 //
 // The page says which in its <meta name="wfc-backend">: "server" as
 // `wfc play` serves it, "wasm" as the static build writes it. Reading it
